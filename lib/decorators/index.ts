@@ -1,0 +1,2 @@
+export * from './ctx.decorator.js';
+export * from './docket-task.decorator.js';

@@ -1,0 +1,156 @@
+import { hostname } from 'node:os';
+import type { RedisOptions } from 'ioredis';
+import { DEFAULTS } from './docket.constants.js';
+import { DocketConfigurationError } from './errors/docket-configuration.error.js';
+import type { DocketModuleOptions } from './interfaces/docket-module-options.interface.js';
+import type { RedisClient } from './redis/connection.js';
+import { parseRedisUrl } from './redis/redis-url.js';
+
+export interface ResolvedWorkerOptions {
+  name: string;
+  concurrency: number;
+  redeliveryTimeout: number;
+  reconnectionDelay: number;
+  minimumCheckInterval: number;
+  schedulingResolution: number;
+  scheduleAutomaticTasks: boolean;
+  shutdownTimeout: number;
+  autoStart: boolean;
+}
+
+/** Module options with every default filled in and every value checked. */
+export interface ResolvedDocketOptions {
+  name: string;
+  url: string;
+  connection?: RedisOptions | RedisClient;
+  executionTtl: number;
+  heartbeatInterval: number;
+  missedHeartbeats: number;
+  maxPayloadBytes: number;
+  deadLetterTtl: number;
+  metrics: boolean;
+  worker: ResolvedWorkerOptions | false;
+}
+
+function check(condition: boolean, option: string, value: unknown, fix: string): void {
+  if (!condition) {
+    throw new DocketConfigurationError(
+      `DocketModule: option "${option}" is ${JSON.stringify(value) ?? String(value)}; ${fix}.`,
+    );
+  }
+}
+
+function duration(value: unknown, option: string, min = 0): void {
+  check(
+    typeof value === 'number' && Number.isFinite(value) && value >= min,
+    option,
+    value,
+    `it must be a number of milliseconds ≥ ${min}`,
+  );
+}
+
+const KNOWN = new Set([
+  'name',
+  'url',
+  'connection',
+  'executionTtl',
+  'heartbeatInterval',
+  'missedHeartbeats',
+  'maxPayloadBytes',
+  'metrics',
+  'worker',
+]);
+const KNOWN_WORKER = new Set(Object.keys(DEFAULTS.worker).concat('name'));
+
+/** Merge defaults into user options (the one place defaults are applied) and validate them. */
+export function resolveOptions(options: DocketModuleOptions = {}): ResolvedDocketOptions {
+  for (const key of Object.keys(options)) {
+    check(
+      KNOWN.has(key),
+      key,
+      (options as Record<string, unknown>)[key],
+      'there is no such option',
+    );
+  }
+  const name = options.name ?? DEFAULTS.name;
+  check(
+    typeof name === 'string' && /^[^\s{}]+$/.test(name),
+    'name',
+    name,
+    'use a non-empty name without spaces or braces',
+  );
+  const url = options.url ?? process.env.DOCKET_URL ?? DEFAULTS.url;
+  check(typeof url === 'string', 'url', url, 'it must be a string');
+  parseRedisUrl(url);
+  const resolved: ResolvedDocketOptions = {
+    name,
+    url,
+    connection: options.connection,
+    executionTtl: options.executionTtl ?? DEFAULTS.executionTtl,
+    heartbeatInterval: options.heartbeatInterval ?? DEFAULTS.heartbeatInterval,
+    missedHeartbeats: options.missedHeartbeats ?? DEFAULTS.missedHeartbeats,
+    maxPayloadBytes: options.maxPayloadBytes ?? DEFAULTS.maxPayloadBytes,
+    deadLetterTtl: DEFAULTS.deadLetterTtl,
+    metrics: options.metrics ?? true,
+    worker: false,
+  };
+  duration(resolved.executionTtl, 'executionTtl');
+  duration(resolved.heartbeatInterval, 'heartbeatInterval', 1);
+  check(
+    Number.isInteger(resolved.missedHeartbeats) && resolved.missedHeartbeats >= 1,
+    'missedHeartbeats',
+    resolved.missedHeartbeats,
+    'it must be a whole number ≥ 1',
+  );
+  check(
+    Number.isInteger(resolved.maxPayloadBytes) && resolved.maxPayloadBytes >= 1,
+    'maxPayloadBytes',
+    resolved.maxPayloadBytes,
+    'it must be a whole number of bytes ≥ 1',
+  );
+  check(typeof resolved.metrics === 'boolean', 'metrics', resolved.metrics, 'use true or false');
+  if (options.worker !== false) {
+    const w = options.worker ?? {};
+    check(
+      typeof w === 'object' && w !== null,
+      'worker',
+      w,
+      'use an object of worker options or false',
+    );
+    for (const key of Object.keys(w)) {
+      check(
+        KNOWN_WORKER.has(key),
+        `worker.${key}`,
+        (w as Record<string, unknown>)[key],
+        'there is no such worker option',
+      );
+    }
+    const worker: ResolvedWorkerOptions = {
+      ...DEFAULTS.worker,
+      name: `${hostname()}#${process.pid}`,
+      ...Object.fromEntries(Object.entries(w).filter(([, v]) => v !== undefined)),
+    };
+    check(
+      typeof worker.name === 'string' && worker.name.length > 0,
+      'worker.name',
+      worker.name,
+      'use a non-empty string',
+    );
+    check(
+      Number.isInteger(worker.concurrency) && worker.concurrency >= 1,
+      'worker.concurrency',
+      worker.concurrency,
+      'it must be a whole number ≥ 1',
+    );
+    duration(worker.redeliveryTimeout, 'worker.redeliveryTimeout', 4);
+    duration(worker.reconnectionDelay, 'worker.reconnectionDelay');
+    duration(worker.minimumCheckInterval, 'worker.minimumCheckInterval', 1);
+    duration(worker.schedulingResolution, 'worker.schedulingResolution', 1);
+    duration(worker.shutdownTimeout, 'worker.shutdownTimeout');
+    for (const flag of ['scheduleAutomaticTasks', 'autoStart'] as const) {
+      check(typeof worker[flag] === 'boolean', `worker.${flag}`, worker[flag], 'use true or false');
+    }
+    resolved.worker = worker;
+  }
+  return resolved;
+}

@@ -1,0 +1,368 @@
+import { Injectable } from '@nestjs/common';
+import { v7 as uuidv7 } from 'uuid';
+import { CONSUMER_GROUP } from './docket.constants.js';
+import { DocketRuntime } from './docket.runtime.js';
+import { DocketConfigurationError } from './errors/docket-configuration.error.js';
+import { PayloadTooLargeError } from './errors/payload-too-large.error.js';
+import { decodeArgs, encodeArgs } from './execution/codec.js';
+import { Execution } from './execution/execution.js';
+import type { TaskArgs, TaskRef } from './execution/task-args.type.js';
+import type {
+  AddOptions,
+  ExecutionState,
+  ReplaceOptions,
+} from './interfaces/execution.interface.js';
+import type {
+  DeadLetter,
+  DocketSnapshot,
+  FutureTask,
+  RunningTask,
+  WorkerInfo,
+} from './interfaces/snapshot.interface.js';
+import type { StrikeCondition } from './interfaces/strike-condition.interface.js';
+import { runScript } from './redis/scripts.js';
+
+type ScheduleReply = [string, string, string, string];
+
+function decodeOrRaw(text: string): unknown[] | string {
+  try {
+    return decodeArgs(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The producer API: schedule, replace and cancel tasks; inspect the docket. */
+@Injectable()
+export class DocketClient {
+  constructor(private readonly runtime: DocketRuntime) {}
+
+  /** The docket's name. */
+  get name(): string {
+    return this.runtime.options.name;
+  }
+
+  /**
+   * Schedule `task` under `key` (a fresh UUIDv7 by default) at `when` or after `delay` (now by
+   * default). An `add` of a key that is scheduled, queued or running changes nothing and
+   * returns `disposition: 'already_scheduled'`.
+   */
+  add<F extends (...args: any[]) => unknown>(
+    task: F,
+    options?: AddOptions,
+  ): (...args: TaskArgs<F>) => Promise<Execution>;
+  add(task: string, options?: AddOptions): (...args: unknown[]) => Promise<Execution>;
+  add(task: TaskRef, options: AddOptions = {}): (...args: any[]) => Promise<Execution> {
+    return this.scheduler(task, options, 'add');
+  }
+
+  /** Atomically remove any scheduled or queued copy of `key` and schedule this one. */
+  replace<F extends (...args: any[]) => unknown>(
+    task: F,
+    options: ReplaceOptions,
+  ): (...args: TaskArgs<F>) => Promise<Execution>;
+  replace(task: string, options: ReplaceOptions): (...args: unknown[]) => Promise<Execution>;
+  replace(task: TaskRef, options: ReplaceOptions): (...args: any[]) => Promise<Execution> {
+    if (!options || typeof options.key !== 'string') {
+      throw new TypeError('replace() needs a key: replace(task, { key, when | delay })');
+    }
+    return this.scheduler(task, options, 'replace');
+  }
+
+  private scheduler(
+    task: TaskRef,
+    options: AddOptions,
+    mode: 'add' | 'replace',
+  ): (...args: unknown[]) => Promise<Execution> {
+    const taskName = this.runtime.registry.resolveName(task, this.runtime.hasWorker);
+    const when = this.when(options);
+    const key = options.key ?? uuidv7();
+    if (typeof key !== 'string' || key.length === 0) {
+      throw new TypeError(`a task key must be a non-empty string, not ${JSON.stringify(key)}`);
+    }
+    return async (...args: unknown[]) => {
+      const encoded = encodeArgs(args);
+      const size = Buffer.byteLength(encoded);
+      if (size > this.runtime.options.maxPayloadBytes) {
+        throw new PayloadTooLargeError(
+          `arguments of task "${taskName}" (key ${key}) are ${size} bytes serialized; ` +
+            `maxPayloadBytes is ${this.runtime.options.maxPayloadBytes}`,
+        );
+      }
+      return this.schedule({ key, taskName, args, encoded, when, attempt: 1, mode });
+    };
+  }
+
+  private when(options: AddOptions): number {
+    if (options.when !== undefined) {
+      const ms = options.when instanceof Date ? options.when.getTime() : NaN;
+      if (!Number.isFinite(ms)) throw new TypeError('"when" must be a valid Date');
+      return ms;
+    }
+    if (options.delay !== undefined) {
+      if (typeof options.delay !== 'number' || !Number.isFinite(options.delay)) {
+        throw new TypeError('"delay" must be a number of milliseconds');
+      }
+      return Date.now() + options.delay;
+    }
+    return Date.now();
+  }
+
+  /** @internal Write one schedule; used by add, replace and the worker. */
+  async schedule(request: {
+    key: string;
+    taskName: string;
+    args: unknown[];
+    encoded: string;
+    when: number;
+    attempt: number;
+    mode: 'add' | 'replace';
+  }): Promise<Execution> {
+    const { connection, keys } = this.runtime;
+    await connection.ready();
+    const [disposition, state, when, generation] = await runScript<ScheduleReply>(
+      connection.commands,
+      'schedule',
+      [keys.stream, keys.queue, keys.parked(request.key), keys.runs(request.key)],
+      [
+        request.key,
+        request.taskName,
+        request.encoded,
+        request.when,
+        request.attempt,
+        Date.now(),
+        request.mode,
+        CONSUMER_GROUP,
+        keys.prefix,
+        '',
+        '',
+      ],
+    );
+    return new Execution(this.runtime, {
+      key: request.key,
+      taskName: request.taskName,
+      args: request.args,
+      when: new Date(Number(when)),
+      attempt: request.attempt,
+      disposition: disposition as 'scheduled' | 'already_scheduled',
+      state: state as ExecutionState,
+      generation: Number(generation),
+    });
+  }
+
+  /**
+   * Cancel `key`: a scheduled or queued task never starts; a running one has its `signal`
+   * aborted. A finished or unknown key is left alone.
+   */
+  async cancel(key: string): Promise<void> {
+    const { connection, keys, options } = this.runtime;
+    await connection.ready();
+    await runScript(
+      connection.commands,
+      'cancel',
+      [keys.stream, keys.queue, keys.parked(key), keys.runs(key)],
+      [key, CONSUMER_GROUP, Date.now(), options.executionTtl, keys.prefix],
+    );
+  }
+
+  /** The execution of `key` as Redis knows it now, or null. */
+  async getExecution(key: string): Promise<Execution | null> {
+    const execution = new Execution(this.runtime, {
+      key,
+      taskName: '',
+      args: [],
+      when: new Date(0),
+      attempt: 1,
+      disposition: 'scheduled',
+      state: 'scheduled',
+    });
+    return (await execution.sync()) ? execution : null;
+  }
+
+  /** Block matching adds and queued tasks. */
+  async strike(condition: StrikeCondition): Promise<void> {
+    void condition;
+    throw new DocketConfigurationError('strikes are not available in this version');
+  }
+
+  /** Lift a strike. */
+  async restore(condition: StrikeCondition): Promise<void> {
+    void condition;
+    throw new DocketConfigurationError('strikes are not available in this version');
+  }
+
+  /** What is running and waiting now, and which workers are alive. */
+  async snapshot(): Promise<DocketSnapshot> {
+    const { connection, keys } = this.runtime;
+    await connection.ready();
+    const takenAt = new Date();
+    const redis = connection.commands;
+    const [streamLength, queueLength, entries, queued] = (await redis
+      .pipeline()
+      .xlen(keys.stream)
+      .zcard(keys.queue)
+      .xrange(keys.stream, '-', '+', 'COUNT', 1000)
+      .zrange(keys.queue, '0', '999')
+      .exec())!.map(([error, value]) => {
+      if (error) throw error;
+      return value;
+    }) as [number, number, [string, string[]][], string[]];
+    const streamKeys = entries
+      .map(([, fields]) => fields[fields.indexOf('key') + 1])
+      .filter((key): key is string => typeof key === 'string');
+    const all = [...streamKeys, ...queued];
+    const pipeline = redis.pipeline();
+    for (const key of all) {
+      pipeline.hmget(
+        keys.runs(key),
+        'state',
+        'task',
+        'args',
+        'when',
+        'attempt',
+        'worker',
+        'startedAt',
+      );
+    }
+    const rows = all.length ? ((await pipeline.exec()) ?? []) : [];
+    const running: RunningTask[] = [];
+    const future: FutureTask[] = [];
+    rows.forEach(([error, value], i) => {
+      if (error) return;
+      const [state, taskName, args, when, attempt, worker, startedAt] = value as (string | null)[];
+      if (!state || !taskName) return;
+      const base = {
+        key: all[i],
+        taskName,
+        args: decodeOrRaw(args ?? '[]'),
+        when: new Date(Number(when)),
+        attempt: Number(attempt ?? 1),
+      };
+      if (state === 'running') {
+        running.push({ ...base, worker: worker ?? '', startedAt: new Date(Number(startedAt)) });
+      } else if (state === 'queued' || state === 'scheduled') {
+        future.push(base);
+      }
+    });
+    future.sort((a, b) => a.when.getTime() - b.when.getTime());
+    return {
+      takenAt,
+      totalTasks: streamLength + queueLength,
+      running,
+      future,
+      workers: await this.workers(),
+    };
+  }
+
+  /** Workers whose heartbeat is recent. */
+  async workers(): Promise<WorkerInfo[]> {
+    return this.liveWorkers(this.runtime.keys.workers);
+  }
+
+  /** Live workers that run `task`. */
+  async taskWorkers(task: string): Promise<WorkerInfo[]> {
+    return this.liveWorkers(this.runtime.keys.taskWorkers(task));
+  }
+
+  private async liveWorkers(registry: string): Promise<WorkerInfo[]> {
+    const { connection, keys, options } = this.runtime;
+    await connection.ready();
+    const since = Date.now() - options.heartbeatInterval * options.missedHeartbeats;
+    const flat = await connection.commands.zrangebyscore(
+      registry,
+      String(since),
+      '+inf',
+      'WITHSCORES',
+    );
+    const names: string[] = [];
+    const seen: number[] = [];
+    for (let i = 0; i < flat.length; i += 2) {
+      names.push(flat[i]);
+      seen.push(Number(flat[i + 1]));
+    }
+    const pipeline = connection.commands.pipeline();
+    for (const name of names) pipeline.smembers(keys.workerTasks(name));
+    const tasks = names.length ? ((await pipeline.exec()) ?? []) : [];
+    return names
+      .map((name, i) => ({
+        name,
+        lastSeen: new Date(seen[i]),
+        tasks: ((tasks[i]?.[1] as string[] | undefined) ?? []).sort(),
+      }))
+      .sort((a, b) => b.lastSeen.getTime() - a.lastSeen.getTime());
+  }
+
+  /** Remove every scheduled and queued task (running ones go on); returns how many. */
+  async clear(): Promise<number> {
+    const { connection, keys, options } = this.runtime;
+    await connection.ready();
+    return runScript<number>(
+      connection.commands,
+      'clear',
+      [keys.stream, keys.queue],
+      [keys.prefix, CONSUMER_GROUP, Date.now(), options.executionTtl],
+    );
+  }
+
+  /** Messages that could not run and executions that failed their last attempt. */
+  async deadLetters(): Promise<DeadLetter[]> {
+    const { connection, keys } = this.runtime;
+    await connection.ready();
+    const entries = await connection.commands.xrange(keys.dead, '-', '+');
+    return entries.map(([, fields]) => {
+      const f: Record<string, string> = {};
+      for (let i = 0; i < fields.length; i += 2) f[fields[i]] = fields[i + 1];
+      return {
+        key: f.key ?? '',
+        taskName: f.task ?? '',
+        args: decodeOrRaw(f.args ?? ''),
+        error: f.error ?? '',
+        attempt: Number(f.attempt ?? 1),
+        deadAt: new Date(Number(f.deadAt)),
+      };
+    });
+  }
+
+  /**
+   * Schedule dead letters again, now, with their key and arguments; returns how many were
+   * scheduled. A dead letter whose arguments cannot be decoded stays.
+   */
+  async retryDeadLetter(target: string | { all: true }): Promise<number> {
+    const { connection, keys } = this.runtime;
+    await connection.ready();
+    const entries = await connection.commands.xrange(keys.dead, '-', '+');
+    let retried = 0;
+    for (const [id, fields] of entries) {
+      const f: Record<string, string> = {};
+      for (let i = 0; i < fields.length; i += 2) f[fields[i]] = fields[i + 1];
+      if (typeof target === 'string' && f.key !== target) continue;
+      if (!f.key || !f.task) continue;
+      let args: unknown[];
+      try {
+        args = decodeArgs(f.args ?? '');
+      } catch {
+        continue;
+      }
+      await this.schedule({
+        key: f.key,
+        taskName: f.task,
+        args,
+        encoded: f.args,
+        when: Date.now(),
+        attempt: 1,
+        mode: 'add',
+      });
+      await connection.commands.xdel(keys.dead, id);
+      retried++;
+    }
+    return retried;
+  }
+
+  /** Delete every dead letter; returns how many there were. */
+  async purgeDeadLetters(): Promise<number> {
+    const { connection, keys } = this.runtime;
+    await connection.ready();
+    const replies = await connection.commands.multi().xlen(keys.dead).del(keys.dead).exec();
+    return Number(replies?.[0]?.[1] ?? 0);
+  }
+}

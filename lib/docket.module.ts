@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { DocketClient } from './docket.client.js';
+import { DocketConfigurableModule } from './docket.module-definition.js';
+import { resolvedOptionsProvider } from './docket.providers.js';
+import { DocketRuntime } from './docket.runtime.js';
+import { DocketExplorer } from './explorer/docket.explorer.js';
+import { DocketMetadataAccessor } from './explorer/docket-metadata.accessor.js';
+import { TaskRegistry } from './explorer/task-registry.js';
+import { SchedulerService } from './scheduler.service.js';
+import { BuiltinTasks } from './tasks/builtin.tasks.js';
+import { DocketWorker } from './worker.service.js';
+
+/**
+ * Background tasks on Redis. `DocketModule.forRoot(options)` or `forRootAsync({...})`; global
+ * unless `isGlobal: false`.
+ */
+@Module({
+  imports: [DiscoveryModule],
+  providers: [
+    resolvedOptionsProvider,
+    TaskRegistry,
+    DocketMetadataAccessor,
+    DocketExplorer,
+    DocketRuntime,
+    DocketClient,
+    SchedulerService,
+    DocketWorker,
+    BuiltinTasks,
+  ],
+  exports: [DocketClient, DocketWorker],
+})
+export class DocketModule extends DocketConfigurableModule {}

@@ -1,0 +1,15 @@
+import type { Provider } from '@nestjs/common';
+import { DOCKET_RESOLVED_OPTIONS } from './docket.constants.js';
+import { DOCKET_MODULE_OPTIONS } from './docket.module-definition.js';
+import { resolveOptions } from './docket-options.js';
+import type { DocketModuleOptions } from './interfaces/docket-module-options.interface.js';
+
+/** The options with defaults merged in and validated: a bad option fails the boot here. */
+export const resolvedOptionsProvider: Provider = {
+  provide: DOCKET_RESOLVED_OPTIONS,
+  useFactory: (options: DocketModuleOptions & { isGlobal?: boolean }) => {
+    const { isGlobal: _isGlobal, ...rest } = options ?? {};
+    return resolveOptions(rest);
+  },
+  inject: [DOCKET_MODULE_OPTIONS],
+};

@@ -1,0 +1,4 @@
+/** Redis did not answer; nothing was written. */
+export class RedisUnavailableError extends Error {
+  override name = 'RedisUnavailableError';
+}

@@ -1,0 +1,277 @@
+import { ExecutionCancelledError } from '../errors/execution-cancelled.error.js';
+import { TimeoutError } from '../errors/timeout.error.js';
+import type { DocketRuntime } from '../docket.runtime.js';
+import type {
+  Disposition,
+  ExecutionEvent,
+  ExecutionProgress,
+  ExecutionState,
+  ResultOptions,
+} from '../interfaces/execution.interface.js';
+import { decodeArgs, decodeResult } from './codec.js';
+import {
+  TERMINAL_STATES,
+  parseProgressEvent,
+  parseStateEvent,
+  progressFromHash,
+  rebuildError,
+} from './events.js';
+import { EventQueue } from './event-queue.js';
+
+/** Fields an `Execution` is made from. */
+export interface ExecutionInit {
+  key: string;
+  taskName: string;
+  args: unknown[];
+  when: Date;
+  attempt: number;
+  disposition: Disposition;
+  state: ExecutionState;
+  generation?: number;
+}
+
+/**
+ * One execution of a task key: what was scheduled, and its state as last read from Redis.
+ * `sync()` refreshes it in place; `result()` and `subscribe()` wait on live events.
+ */
+export class Execution {
+  readonly key: string;
+  taskName: string;
+  args: unknown[];
+  when: Date;
+  attempt: number;
+  readonly disposition: Disposition;
+  state: ExecutionState;
+  worker?: string;
+  startedAt?: Date;
+  completedAt?: Date;
+  error?: string;
+  progress: ExecutionProgress = { current: null, total: 100, message: null, updatedAt: null };
+  /** @internal */
+  generation: number;
+
+  /** @internal */
+  constructor(
+    private readonly runtime: DocketRuntime,
+    init: ExecutionInit,
+  ) {
+    this.key = init.key;
+    this.taskName = init.taskName;
+    this.args = init.args;
+    this.when = init.when;
+    this.attempt = init.attempt;
+    this.disposition = init.disposition;
+    this.state = init.state;
+    this.generation = init.generation ?? 0;
+  }
+
+  /** @internal Apply the fields of a runs hash; false when the hash is empty. */
+  applyRuns(hash: Record<string, string>): boolean {
+    if (!hash.state) return false;
+    this.state = hash.state as ExecutionState;
+    if (hash.task) this.taskName = hash.task;
+    if (hash.args) {
+      try {
+        this.args = decodeArgs(hash.args);
+      } catch {
+        // keep what we had: the stored text is not ours to fix here
+      }
+    }
+    if (hash.when) this.when = new Date(Number(hash.when));
+    if (hash.attempt) this.attempt = Number(hash.attempt);
+    if (hash.generation) this.generation = Number(hash.generation);
+    this.worker = hash.worker || undefined;
+    this.startedAt = hash.startedAt ? new Date(Number(hash.startedAt)) : undefined;
+    this.completedAt = hash.completedAt ? new Date(Number(hash.completedAt)) : undefined;
+    this.error = hash.error || undefined;
+    return true;
+  }
+
+  /**
+   * Re-read state and progress from Redis. Returns false when Redis holds nothing for the key
+   * (never added, expired, or finished with `executionTtl: 0`); the object is then unchanged.
+   */
+  async sync(): Promise<boolean> {
+    const { connection, keys } = this.runtime;
+    await connection.ready();
+    const replies = await connection.commands
+      .pipeline()
+      .hgetall(keys.runs(this.key))
+      .hgetall(keys.progress(this.key))
+      .exec();
+    const [runs, progress] = (replies ?? []).map(([error, value]) => {
+      if (error) throw error;
+      return value as Record<string, string>;
+    });
+    this.progress = progressFromHash(progress);
+    return this.applyRuns(runs);
+  }
+
+  /**
+   * Wait for the execution to end and return its result. Rejects with the task's error (same
+   * `name` and `message`), `ExecutionCancelledError` when cancelled or struck, or
+   * `TimeoutError` when `timeout`/`deadline` passes first.
+   */
+  async result<T = unknown>(options: ResultOptions = {}): Promise<T> {
+    if (this.disposition === 'struck') {
+      throw new ExecutionCancelledError(`execution ${this.key} was struck and never ran`);
+    }
+    const deadline =
+      options.deadline?.getTime() ??
+      (options.timeout === undefined ? undefined : Date.now() + options.timeout);
+    const events = this.events();
+    try {
+      for (;;) {
+        const next = await nextBefore(events, deadline, this.key);
+        if (next.done) break;
+        if (next.value.type === 'state' && TERMINAL_STATES.has(next.value.state)) break;
+      }
+    } finally {
+      await events.return?.();
+    }
+    return this.outcome<T>();
+  }
+
+  private async outcome<T>(): Promise<T> {
+    switch (this.state) {
+      case 'cancelled':
+        throw new ExecutionCancelledError(`execution ${this.key} was cancelled`);
+      case 'failed':
+        throw rebuildError(this.error);
+      case 'completed': {
+        const { connection, keys } = this.runtime;
+        const text = await connection.commands.get(keys.results(this.key));
+        return (text === null ? undefined : decodeResult(text)) as T;
+      }
+      default:
+        throw new Error(
+          `execution ${this.key} is unknown to Redis: never added, expired, or finished with executionTtl 0`,
+        );
+    }
+  }
+
+  /**
+   * Live events of this execution: first its current state and progress, then each change as
+   * it is published. Ends after a terminal state (or at once when Redis holds nothing for the
+   * key); breaking out of the loop unsubscribes.
+   */
+  subscribe(): AsyncIterable<ExecutionEvent> {
+    return { [Symbol.asyncIterator]: () => this.events() };
+  }
+
+  private events(): AsyncIterator<ExecutionEvent> {
+    const { subscriptions, keys } = this.runtime;
+    const queue = new EventQueue<ExecutionEvent>();
+    let undo: Promise<(() => Promise<void>)[]> | undefined;
+    let finished = false;
+    const finish = async (): Promise<IteratorResult<ExecutionEvent>> => {
+      finished = true;
+      queue.close();
+      const stops = await undo?.catch(() => []);
+      await Promise.all((stops ?? []).map((stop) => stop()));
+      return { done: true, value: undefined };
+    };
+    const start = async (): Promise<void> => {
+      undo = Promise.all([
+        subscriptions.subscribe(keys.stateChannel(this.key), (m) => queue.push(parseStateEvent(m))),
+        subscriptions.subscribe(keys.progressChannel(this.key), (m) =>
+          queue.push(parseProgressEvent(m)),
+        ),
+      ]);
+      await undo;
+      const known = await this.sync();
+      const initial = this.stateEvent();
+      const pending: ExecutionEvent[] = [];
+      for (let e = await peek(queue); e; e = await peek(queue)) pending.push(e);
+      queue.push(initial);
+      queue.push({ type: 'progress', key: this.key, ...this.progress });
+      if (!known || TERMINAL_STATES.has(this.state)) {
+        queue.push(END);
+        return;
+      }
+      for (const e of pending) queue.push(e);
+    };
+    let started: Promise<void> | undefined;
+    return {
+      next: async () => {
+        if (finished) return { done: true, value: undefined };
+        started ??= start();
+        await started.catch(async (error: unknown) => {
+          await finish();
+          throw error;
+        });
+        const event = await queue.next();
+        if (event === undefined || event === END) return finish();
+        if (event.type === 'state') {
+          this.applyEvent(event);
+          if (TERMINAL_STATES.has(event.state)) queue.push(END);
+        } else {
+          this.progress = {
+            current: event.current,
+            total: event.total,
+            message: event.message,
+            updatedAt: event.updatedAt,
+          };
+        }
+        return { done: false, value: event };
+      },
+      return: finish,
+    };
+  }
+
+  private applyEvent(event: ExecutionEvent & { type: 'state' }): void {
+    this.state = event.state;
+    if (event.when) this.when = event.when;
+    if (event.state === 'running') {
+      this.worker = event.worker;
+      this.startedAt = event.startedAt;
+    }
+    if (event.completedAt) this.completedAt = event.completedAt;
+    if (event.error) this.error = event.error;
+  }
+
+  private stateEvent(): ExecutionEvent {
+    return {
+      type: 'state',
+      key: this.key,
+      state: this.state,
+      when: this.when,
+      worker: this.worker,
+      startedAt: this.startedAt,
+      completedAt: this.completedAt,
+      error: this.error,
+    };
+  }
+}
+
+/** Marks the end of a subscription in its queue. */
+const END: ExecutionEvent = { type: 'state', key: '', state: 'cancelled' };
+
+/** Take an already queued event without waiting. */
+async function peek<T>(queue: EventQueue<T>): Promise<T | undefined> {
+  return queue.size > 0 ? queue.next() : undefined;
+}
+
+async function nextBefore<T>(
+  events: AsyncIterator<T>,
+  deadline: number | undefined,
+  key: string,
+): Promise<IteratorResult<T>> {
+  if (deadline === undefined) return events.next();
+  const left = deadline - Date.now();
+  if (left <= 0) throw new TimeoutError(`execution ${key} did not finish in time`);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      events.next(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new TimeoutError(`execution ${key} did not finish in time`)),
+          left,
+        );
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { DOCKET_CTX_METADATA, DOCKET_TASK_METADATA } from '../docket.constants.js';
+import type { DocketTaskOptions } from '../interfaces/docket-task-options.interface.js';
+
+/** The one reader of the metadata that `@DocketTask` and `@Ctx` write. */
+@Injectable()
+export class DocketMetadataAccessor {
+  static taskOptions(method: unknown): DocketTaskOptions | undefined {
+    if (typeof method !== 'function') return undefined;
+    return Reflect.getMetadata(DOCKET_TASK_METADATA, method) as DocketTaskOptions | undefined;
+  }
+
+  static ctxIndex(method: (...args: any[]) => unknown): number {
+    const index = Reflect.getMetadata(DOCKET_CTX_METADATA, method) as number | undefined;
+    return index ?? -1;
+  }
+
+  /** The task name a decorated method declares, or undefined for an undecorated one. */
+  static taskName(method: unknown): string | undefined {
+    const options = DocketMetadataAccessor.taskOptions(method);
+    if (!options) return undefined;
+    return options.name ?? (method as { name: string }).name;
+  }
+}

@@ -1,0 +1,74 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
+import { DocketMetadataAccessor } from './docket-metadata.accessor.js';
+import { parameterNames } from './parameter-names.js';
+import { TaskRegistry } from './task-registry.js';
+
+/** Finds `@DocketTask` methods on singleton providers and registers them, once, at init. */
+@Injectable()
+export class DocketExplorer implements OnModuleInit {
+  private readonly logger = new Logger('Docket');
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly registry: TaskRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.explore();
+  }
+
+  explore(): void {
+    if (this.registry.size > 0) return;
+    const seen = new Set<object>();
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance = wrapper.instance as object | undefined;
+      const prototype = instance ? Object.getPrototypeOf(instance) : wrapper.metatype?.prototype;
+      if (!prototype || typeof prototype !== 'object' || prototype === Object.prototype) continue;
+      const methods = this.scanner
+        .getAllMethodNames(prototype)
+        .filter((name) => DocketMetadataAccessor.taskOptions(prototype[name]));
+      if (methods.length === 0) continue;
+      const className = (instance?.constructor ?? wrapper.metatype)?.name ?? String(wrapper.name);
+      if (!wrapper.isDependencyTreeStatic() || !instance) {
+        for (const name of methods) {
+          this.logger.warn(
+            `${className}#${name} is skipped: @DocketTask needs a singleton provider, not a request- or transient-scoped one`,
+          );
+        }
+        continue;
+      }
+      if (seen.has(instance)) continue;
+      seen.add(instance);
+      for (const name of methods) this.register(instance, className, name, prototype[name]);
+    }
+  }
+
+  private register(
+    instance: object,
+    className: string,
+    methodName: string,
+    method: (...args: any[]) => unknown,
+  ): void {
+    const options = DocketMetadataAccessor.taskOptions(method) ?? {};
+    const source = `${className}#${methodName}`;
+    if (options.name !== undefined && (typeof options.name !== 'string' || options.name === '')) {
+      throw new DocketConfigurationError(`${source}: @DocketTask name must be a non-empty string`);
+    }
+    const ctxIndex = DocketMetadataAccessor.ctxIndex(method);
+    const all = parameterNames(method);
+    const parameters = all.filter((_, i) => i !== ctxIndex);
+    this.registry.register({
+      name: options.name ?? methodName,
+      source,
+      options,
+      method,
+      instance,
+      ctxIndex,
+      parameters,
+      arity: method.length,
+    });
+  }
+}

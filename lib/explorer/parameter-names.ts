@@ -1,0 +1,44 @@
+/**
+ * Read the parameter names of a function from its source text, once, at discovery. A
+ * destructured parameter has no name and gets `null`.
+ */
+export function parameterNames(fn: (...args: never[]) => unknown): (string | null)[] {
+  const source = Function.prototype.toString.call(fn);
+  const open = source.indexOf('(');
+  if (open < 0) return [];
+  const params: string[] = [];
+  let depth = 0;
+  let current = '';
+  let quote: string | null = null;
+  for (let i = open + 1; i < source.length; i++) {
+    const c = source[i];
+    if (quote) {
+      current += c;
+      if (c === '\\') current += source[++i] ?? '';
+      else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') {
+      quote = c;
+    } else if (c === '(' || c === '[' || c === '{') {
+      depth++;
+    } else if (c === ')' || c === ']' || c === '}') {
+      if (depth === 0) break;
+      depth--;
+    } else if (c === ',' && depth === 0) {
+      params.push(current);
+      current = '';
+      continue;
+    }
+    current += c;
+  }
+  if (current.trim()) params.push(current);
+  return params.map((param) => {
+    const name = param
+      .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
+      .split('=')[0]
+      .replace(/^\s*\.\.\./, '')
+      .trim();
+    return /^[A-Za-z_$][\w$]*$/.test(name) ? name : null;
+  });
+}

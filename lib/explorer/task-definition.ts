@@ -1,0 +1,18 @@
+import type { DocketTaskOptions } from '../interfaces/docket-task-options.interface.js';
+
+/** A discovered task: its handler bound to the provider instance and what was read about it. */
+export interface TaskDefinition {
+  readonly name: string;
+  /** `Class#method`, for messages. */
+  readonly source: string;
+  readonly options: DocketTaskOptions;
+  /** The undecorated method, as `Class.prototype.method` is. */
+  readonly method: (...args: any[]) => unknown;
+  readonly instance: object;
+  /** Index of the `@Ctx()` parameter, or -1. */
+  readonly ctxIndex: number;
+  /** Names of the task arguments in order (the context parameter excluded). */
+  readonly parameters: (string | null)[];
+  /** Number of declared parameters without a default (context excluded), at most. */
+  readonly arity: number;
+}

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
+import { UnknownTaskError } from '../errors/unknown-task.error.js';
+import { DocketMetadataAccessor } from './docket-metadata.accessor.js';
+import type { TaskDefinition } from './task-definition.js';
+
+/** Every task this process knows, by name. Filled by the explorer at module init. */
+@Injectable()
+export class TaskRegistry {
+  private readonly byName = new Map<string, TaskDefinition>();
+
+  register(definition: TaskDefinition): void {
+    const existing = this.byName.get(definition.name);
+    if (existing) {
+      throw new DocketConfigurationError(
+        `Two tasks are named "${definition.name}": ${existing.source} and ${definition.source}. ` +
+          `Give one of them another name with @DocketTask('…').`,
+      );
+    }
+    this.byName.set(definition.name, definition);
+  }
+
+  get(name: string): TaskDefinition | undefined {
+    return this.byName.get(name);
+  }
+
+  get names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
+
+  /**
+   * The name of a task given by name or by method reference. A reference to an undecorated
+   * method is an `UnknownTaskError`; so is an unknown name when `strict` (a process with a
+   * worker knows every task its code declares).
+   */
+  resolveName(task: string | ((...args: any[]) => unknown), strict: boolean): string {
+    if (typeof task === 'function') {
+      const name = DocketMetadataAccessor.taskName(task);
+      if (name === undefined) {
+        throw new UnknownTaskError(
+          `${task.name || 'this function'} is not a task: decorate the method with @DocketTask()`,
+        );
+      }
+      return name;
+    }
+    if (typeof task !== 'string' || task.length === 0) {
+      throw new UnknownTaskError(`a task is a name or a @DocketTask method, not ${String(task)}`);
+    }
+    if (strict && !this.byName.has(task)) {
+      throw new UnknownTaskError(
+        `no task is named "${task}"; known tasks: ${this.names.sort().join(', ')}`,
+      );
+    }
+    return task;
+  }
+}

@@ -1,0 +1,65 @@
+/** How a failed task is tried again. */
+export interface RetryOptions {
+  /** Total attempts, the first included; `Infinity` retries forever. */
+  attempts: number;
+  /** Delay before the next attempt, in ms. @default 0 */
+  delay?: number;
+  /** @default 'fixed' */
+  backoff?: 'fixed' | 'exponential';
+  /** Cap of an exponential delay, in ms. */
+  maxDelay?: number;
+}
+
+export interface PerpetualOptions {
+  every: number;
+  automatic?: boolean;
+}
+
+export interface CronOptions {
+  expression: string;
+  /** IANA time zone. @default 'UTC' */
+  tz?: string;
+  /** @default true */
+  automatic?: boolean;
+}
+
+export interface ConcurrencyOptions {
+  max: number;
+  argument?: string;
+  scope?: string;
+}
+
+export interface RateLimitOptions {
+  limit: number;
+  per: number;
+  argument?: string;
+  drop?: boolean;
+  scope?: string;
+}
+
+export interface DebounceOptions {
+  settle: number;
+  argument?: string;
+  scope?: string;
+}
+
+export interface CooldownOptions {
+  window: number;
+  argument?: string;
+  scope?: string;
+}
+
+/** Options of `@DocketTask()`. */
+export interface DocketTaskOptions {
+  /** Task name. @default the method's name */
+  name?: string;
+  retry?: RetryOptions;
+  /** Time a run may take, in ms. */
+  timeout?: number;
+  perpetual?: PerpetualOptions;
+  cron?: string | CronOptions;
+  concurrency?: ConcurrencyOptions;
+  rateLimit?: RateLimitOptions | RateLimitOptions[];
+  debounce?: DebounceOptions;
+  cooldown?: CooldownOptions | CooldownOptions[];
+}

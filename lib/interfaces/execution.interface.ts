@@ -1,0 +1,56 @@
+/** What `add`/`replace` did with the request. */
+export type Disposition = 'scheduled' | 'already_scheduled' | 'struck';
+
+/** Where an execution is in its life. */
+export type ExecutionState =
+  'scheduled' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** Progress an execution reported. */
+export interface ExecutionProgress {
+  current: number | null;
+  total: number;
+  message: string | null;
+  updatedAt: Date | null;
+}
+
+/** A change of state, as published on `{name}:state:<key>`. */
+export interface StateEvent {
+  type: 'state';
+  key: string;
+  state: ExecutionState;
+  when?: Date;
+  worker?: string;
+  startedAt?: Date;
+  completedAt?: Date;
+  error?: string;
+}
+
+/** A change of progress, as published on `{name}:progress:<key>`. */
+export interface ProgressEvent {
+  type: 'progress';
+  key: string;
+  current: number | null;
+  total: number;
+  message: string | null;
+  updatedAt: Date | null;
+}
+
+export type ExecutionEvent = StateEvent | ProgressEvent;
+
+/** Options of `Execution.result()`: wait at most `timeout` ms, or until `deadline`. */
+export interface ResultOptions {
+  timeout?: number;
+  deadline?: Date;
+}
+
+/** Options of `DocketClient.add()`. */
+export interface AddOptions {
+  key?: string;
+  when?: Date;
+  delay?: number;
+}
+
+/** Options of `DocketClient.replace()`. */
+export interface ReplaceOptions extends AddOptions {
+  key: string;
+}

@@ -1,0 +1,6 @@
+export * from './docket-module-options.interface.js';
+export * from './docket-task-options.interface.js';
+export * from './execution.interface.js';
+export * from './snapshot.interface.js';
+export * from './strike-condition.interface.js';
+export * from './task-context.interface.js';

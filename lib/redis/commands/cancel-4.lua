@@ -1,0 +1,44 @@
+--[[
+  cancel: stop one task key from running.
+
+  KEYS[1] stream             KEYS[2] queue
+  KEYS[3] parked:<key>       KEYS[4] runs:<key>
+  ARGV[1] task key           ARGV[2] consumer group   ARGV[3] now (epoch ms)
+  ARGV[4] executionTtl (ms; 0 = keep nothing)         ARGV[5] key prefix
+
+  A scheduled or queued task is removed from the queue and the stream and ends 'cancelled'
+  (published). A running task is flagged and its key is published on <prefix>cancel so that its
+  worker aborts it; the worker records the end (and a redelivered copy of it is skipped). A
+  finished or unknown key is left as it is.
+
+  Returns the state found: 'scheduled' | 'queued' | 'running' | 'completed' | 'failed' |
+  'cancelled' | 'missing'.
+]]
+local key, group, now, ttl, prefix = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
+local runs = KEYS[4]
+local state = redis.call('HGET', runs, 'state')
+if not state then return 'missing' end
+if state == 'running' then
+  redis.call('HSET', runs, 'cancel', '1')
+  redis.call('PUBLISH', prefix .. 'cancel', key)
+  return state
+end
+if state ~= 'scheduled' and state ~= 'queued' then return state end
+
+local streamId = redis.call('HGET', runs, 'streamId')
+if streamId then
+  redis.call('XACK', KEYS[1], group, streamId)
+  redis.call('XDEL', KEYS[1], streamId)
+end
+redis.call('ZREM', KEYS[2], key)
+redis.call('DEL', KEYS[3], prefix .. 'progress:' .. key)
+if ttl > 0 then
+  redis.call('HSET', runs, 'state', 'cancelled', 'completedAt', now)
+  redis.call('HDEL', runs, 'streamId')
+  redis.call('PEXPIRE', runs, ttl)
+else
+  redis.call('DEL', runs)
+end
+redis.call('PUBLISH', prefix .. 'state:' .. key,
+  cjson.encode({ type = 'state', key = key, state = 'cancelled', completedAt = tonumber(now) }))
+return state

@@ -1,0 +1,47 @@
+--[[
+  clear: remove every scheduled and queued task; running tasks go on.
+
+  KEYS[1] stream             KEYS[2] queue
+  ARGV[1] key prefix         ARGV[2] consumer group   ARGV[3] now (epoch ms)
+  ARGV[4] executionTtl (ms; 0 = keep nothing)
+
+  Each removed key ends 'cancelled' (published); messages already claimed by a worker (state
+  running) stay. Returns the number of tasks removed.
+]]
+local prefix, group, now, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local removed = 0
+local function cancel(key)
+  local runs = prefix .. 'runs:' .. key
+  redis.call('DEL', prefix .. 'progress:' .. key)
+  if ttl > 0 then
+    redis.call('HSET', runs, 'state', 'cancelled', 'completedAt', now)
+    redis.call('HDEL', runs, 'streamId', 'cancel')
+    redis.call('PEXPIRE', runs, ttl)
+  else
+    redis.call('DEL', runs)
+  end
+  redis.call('PUBLISH', prefix .. 'state:' .. key,
+    cjson.encode({ type = 'state', key = key, state = 'cancelled', completedAt = tonumber(now) }))
+  removed = removed + 1
+end
+
+for _, key in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+  redis.call('DEL', prefix .. 'parked:' .. key)
+  cancel(key)
+end
+redis.call('DEL', KEYS[2])
+
+for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
+  local id, fields = entry[1], entry[2]
+  local key
+  for i = 1, #fields, 2 do
+    if fields[i] == 'key' then key = fields[i + 1] end
+  end
+  local state = key and redis.call('HGET', prefix .. 'runs:' .. key, 'state')
+  if state ~= 'running' then
+    redis.call('XACK', KEYS[1], group, id)
+    redis.call('XDEL', KEYS[1], id)
+    if state == 'queued' then cancel(key) end
+  end
+end
+return removed

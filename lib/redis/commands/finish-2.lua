@@ -1,0 +1,79 @@
+--[[
+  finish: record how delivered messages ended, several in one call.
+
+  KEYS[1] stream             KEYS[2] dead (dead-letter stream)
+  ARGV[1] key prefix         ARGV[2] consumer group   ARGV[3] now (epoch ms)
+  ARGV[4] executionTtl (ms; 0 = keep nothing)         ARGV[5] dead-letter retention (ms)
+  ARGV[6..] groups of 10: task key, message generation, message id, outcome, result, error,
+            retry when (epoch ms), attempt, task name, args
+    outcome 'completed' | 'failed' | 'cancelled': the execution ends; result ('' = none) is
+            stored under results:<key> and the error ('' = none) in the runs hash, both for
+            executionTtl, or the runs hash is deleted when executionTtl is 0
+    outcome 'retry': the same key is scheduled again at retry-when with the given attempt
+            (new generation; queued at once when due, else parked)
+    outcome 'dead': like 'failed', and the message also goes to the dead-letter stream with
+            task name, args, error and attempt; task key or generation may be '' for a message
+            that could not be decoded (then only the dead letter is written)
+  Every message is acknowledged and deleted. An outcome whose generation is not the key's
+  current one changes nothing else (a successor exists).
+
+  Returns one status per group: 'ok' or 'superseded'.
+]]
+local prefix, group, now, ttl, deadTtl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+local out = {}
+for i = 6, #ARGV, 10 do
+  local key, generation, id, outcome = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+  local result, err, retryWhen, attempt = ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], ARGV[i + 7]
+  local task, args = ARGV[i + 8], ARGV[i + 9]
+  if id ~= '' then
+    redis.call('XACK', KEYS[1], group, id)
+    redis.call('XDEL', KEYS[1], id)
+  end
+  if outcome == 'dead' then
+    redis.call('XADD', KEYS[2], 'MINID', '~', tonumber(now) - deadTtl, '*',
+      'key', key, 'task', task, 'args', args, 'error', err, 'attempt', attempt, 'deadAt', now)
+    outcome = 'failed'
+  end
+  local runs = prefix .. 'runs:' .. key
+  local current = key ~= '' and generation ~= '' and redis.call('HGET', runs, 'generation')
+  if not current or current ~= generation then
+    out[#out + 1] = 'superseded'
+  elseif outcome == 'retry' then
+    local gen = redis.call('HINCRBY', runs, 'generation', 1)
+    local fields = { 'key', key, 'task', task, 'args', args, 'when', retryWhen, 'attempt', attempt, 'generation', gen }
+    local state
+    redis.call('HDEL', runs, 'worker', 'startedAt')
+    if tonumber(retryWhen) <= tonumber(now) then
+      state = 'queued'
+      local newId = redis.call('XADD', KEYS[1], '*', unpack(fields))
+      redis.call('HSET', runs, 'state', state, 'when', retryWhen, 'attempt', attempt, 'streamId', newId)
+    else
+      state = 'scheduled'
+      redis.call('HSET', prefix .. 'parked:' .. key, unpack(fields))
+      redis.call('ZADD', prefix .. 'queue', retryWhen, key)
+      redis.call('HSET', runs, 'state', state, 'when', retryWhen, 'attempt', attempt)
+      local first = redis.call('ZRANGE', prefix .. 'queue', 0, 0)
+      if first[1] == key then redis.call('PUBLISH', prefix .. 'wake', retryWhen) end
+    end
+    redis.call('PUBLISH', prefix .. 'state:' .. key,
+      cjson.encode({ type = 'state', key = key, state = state, when = tonumber(retryWhen) }))
+    out[#out + 1] = 'ok'
+  else
+    local progress = prefix .. 'progress:' .. key
+    if ttl > 0 then
+      redis.call('HSET', runs, 'state', outcome, 'completedAt', now)
+      if err ~= '' then redis.call('HSET', runs, 'error', err) end
+      redis.call('HDEL', runs, 'cancel')
+      redis.call('PEXPIRE', runs, ttl)
+      redis.call('PEXPIRE', progress, ttl)
+      if result ~= '' then redis.call('SET', prefix .. 'results:' .. key, result, 'PX', ttl) end
+    else
+      redis.call('DEL', runs, progress)
+    end
+    local event = { type = 'state', key = key, state = outcome, completedAt = tonumber(now) }
+    if err ~= '' then event.error = err end
+    redis.call('PUBLISH', prefix .. 'state:' .. key, cjson.encode(event))
+    out[#out + 1] = 'ok'
+  end
+end
+return out

@@ -1,0 +1,15 @@
+--[[
+  unregister: remove a stopping worker from the registry.
+
+  KEYS[1] workers            KEYS[2] worker-tasks:<worker>
+  ARGV[1] worker name        ARGV[2] key prefix
+
+  Returns 1.
+]]
+local tasks = redis.call('SMEMBERS', KEYS[2])
+for _, task in ipairs(tasks) do
+  redis.call('ZREM', ARGV[2] .. 'task-workers:' .. task, ARGV[1])
+end
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('DEL', KEYS[2])
+return 1

@@ -1,0 +1,117 @@
+import { Logger } from '@nestjs/common';
+import { Cluster, Redis } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import { CONNECT_WAIT_MS } from '../docket.constants.js';
+import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
+import { RedisUnavailableError } from '../errors/redis-unavailable.error.js';
+import { defineScripts } from './scripts.js';
+import { parseRedisUrl, redactUrl } from './redis-url.js';
+
+export type RedisClient = Redis | Cluster;
+
+/**
+ * Our own settings: a command issued while Redis is away fails at once instead of waiting in
+ * an offline queue, and an in-flight command is not silently sent twice after a reconnect
+ * (scripts are not idempotent).
+ */
+const ENGINE_OPTIONS: RedisOptions = {
+  enableOfflineQueue: false,
+  autoResendUnfulfilledCommands: false,
+  maxRetriesPerRequest: 0,
+  retryStrategy: (times: number) => Math.min(50 * 2 ** Math.min(times, 10), 2_000),
+};
+
+function isClient(value: unknown): value is RedisClient {
+  return value instanceof Redis || value instanceof Cluster;
+}
+
+/**
+ * The connections of one docket: one shared client for commands, and on demand a subscriber
+ * and one blocking client per worker. A client given in the options is used for commands and
+ * never closed by us.
+ */
+export class DocketConnection {
+  private readonly logger = new Logger('Docket');
+  private readonly owned: RedisClient[] = [];
+  readonly commands: RedisClient;
+  readonly description: string;
+  private subscriberClient?: RedisClient;
+  private closed = false;
+
+  constructor(url: string, connection?: RedisOptions | RedisClient) {
+    this.description = redactUrl(url);
+    if (isClient(connection)) {
+      this.commands = connection;
+    } else {
+      this.commands = this.create(url, connection ?? {});
+      this.owned.push(this.commands);
+    }
+    defineScripts(this.commands);
+  }
+
+  private create(url: string, extra: RedisOptions): RedisClient {
+    const target = parseRedisUrl(url);
+    let client: RedisClient;
+    switch (target.kind) {
+      case 'memory':
+        throw new DocketConfigurationError(
+          `DocketModule: url "${url}": the memory:// backend is not available in this version; use a redis:// URL.`,
+        );
+      case 'cluster':
+        client = new Cluster(target.nodes, {
+          ...target.options,
+          enableOfflineQueue: false,
+          redisOptions: { ...target.options.redisOptions, ...ENGINE_OPTIONS, ...extra },
+        });
+        break;
+      default:
+        client = new Redis({ ...target.options, ...ENGINE_OPTIONS, ...extra });
+    }
+    client.on('error', (error: Error) => {
+      if (!this.closed) this.logger.debug(`Redis ${this.description}: ${error.message}`);
+    });
+    return client;
+  }
+
+  /** A new client with the settings of the command client (for blocking reads). */
+  duplicate(): RedisClient {
+    const client = (this.commands as Redis).duplicate() as RedisClient;
+    client.on('error', () => undefined);
+    defineScripts(client);
+    this.owned.push(client);
+    return client;
+  }
+
+  /** The shared subscriber client, made on first use. */
+  get subscriber(): RedisClient {
+    if (!this.subscriberClient) this.subscriberClient = this.duplicate();
+    return this.subscriberClient;
+  }
+
+  /**
+   * Resolve once `client` can take commands; fail with `RedisUnavailableError` when it cannot
+   * within `wait` ms (a client that lost its connection fails at once).
+   */
+  async ready(client: RedisClient = this.commands, wait = CONNECT_WAIT_MS): Promise<void> {
+    if (client.status === 'ready') return;
+    if (this.closed) throw new RedisUnavailableError('the docket connection is closed');
+    if (client.status === 'wait') void client.connect().catch(() => undefined);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        client.off('ready', onReady);
+        reject(new RedisUnavailableError(`Redis at ${this.description} is not reachable`));
+      }, wait);
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      client.once('ready', onReady);
+    });
+  }
+
+  /** Close every client we opened; never waits on an unreachable server. */
+  close(): void {
+    this.closed = true;
+    for (const client of this.owned.splice(0)) client.disconnect();
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Every Redis key and channel of one docket. All share the hash tag `{name}` so that a docket
+ * lives on one Cluster slot and multi-key scripts stay legal.
+ */
+export class DocketKeys {
+  readonly prefix: string;
+  readonly stream: string;
+  readonly queue: string;
+  readonly strikes: string;
+  readonly workers: string;
+  readonly dead: string;
+  /** Channel that tells running workers to abort a task; payload = task key. */
+  readonly cancelChannel: string;
+  /** Channel that tells schedulers an earlier future task exists; payload = due epoch ms. */
+  readonly wakeChannel: string;
+
+  constructor(readonly name: string) {
+    this.prefix = `{${name}}:`;
+    this.stream = `${this.prefix}stream`;
+    this.queue = `${this.prefix}queue`;
+    this.strikes = `${this.prefix}strikes`;
+    this.workers = `${this.prefix}workers`;
+    this.dead = `${this.prefix}dead`;
+    this.cancelChannel = `${this.prefix}cancel`;
+    this.wakeChannel = `${this.prefix}wake`;
+  }
+
+  parked(key: string): string {
+    return `${this.prefix}parked:${key}`;
+  }
+  runs(key: string): string {
+    return `${this.prefix}runs:${key}`;
+  }
+  progress(key: string): string {
+    return `${this.prefix}progress:${key}`;
+  }
+  results(key: string): string {
+    return `${this.prefix}results:${key}`;
+  }
+  stateChannel(key: string): string {
+    return `${this.prefix}state:${key}`;
+  }
+  progressChannel(key: string): string {
+    return `${this.prefix}progress:${key}`;
+  }
+  workerTasks(worker: string): string {
+    return `${this.prefix}worker-tasks:${worker}`;
+  }
+  taskWorkers(task: string): string {
+    return `${this.prefix}task-workers:${task}`;
+  }
+  /** Lock taken by the one worker that seeds automatic tasks. */
+  get seedLock(): string {
+    return `${this.prefix}seed-lock`;
+  }
+}

@@ -1,0 +1,113 @@
+import type { ClusterNode, ClusterOptions, RedisOptions } from 'ioredis';
+import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
+
+/** Where and how to connect, as read from a docket URL. */
+export type RedisTarget =
+  | { kind: 'standalone'; options: RedisOptions }
+  | { kind: 'sentinel'; options: RedisOptions }
+  | { kind: 'cluster'; nodes: ClusterNode[]; options: ClusterOptions }
+  | { kind: 'memory'; id: string };
+
+const SCHEMES =
+  'redis://, rediss://, redis+sentinel://host:port,…/<service>[/<db>], redis+cluster://host:port,… or memory://';
+
+/** The URL with its password replaced, for messages and logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/\/[^:/@]*:)[^@/]*@/, '$1***@');
+}
+
+function fail(url: string, problem: string): never {
+  throw new DocketConfigurationError(
+    `DocketModule: invalid url "${redactUrl(url)}": ${problem}. Use ${SCHEMES}.`,
+  );
+}
+
+function parseHosts(
+  url: string,
+  list: string,
+  defaultPort: number,
+): { host: string; port: number }[] {
+  const hosts = list
+    .split(',')
+    .filter((part) => part.length > 0)
+    .map((part) => {
+      const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(part);
+      if (!m) fail(url, `"${part}" is not host:port`);
+      const port = m[2] === undefined ? defaultPort : Number(m[2]);
+      if (!Number.isInteger(port) || port < 1 || port > 65_535) fail(url, `bad port in "${part}"`);
+      return { host: m[1].replace(/^\[|\]$/g, ''), port };
+    });
+  if (hosts.length === 0) fail(url, 'no host given');
+  return hosts;
+}
+
+function parseDb(url: string, text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  const db = Number(text);
+  if (!Number.isInteger(db) || db < 0) fail(url, `database "${text}" is not a number`);
+  return db;
+}
+
+/** Parse a docket URL into connection options; throws a configuration error naming the problem. */
+export function parseRedisUrl(url: string): RedisTarget {
+  const scheme = /^([a-z+]+):\/\//i.exec(url)?.[1]?.toLowerCase();
+  if (!scheme) fail(url, 'it has no scheme');
+  const rest = url.slice(scheme.length + 3);
+  const at = rest.lastIndexOf('@', rest.indexOf('/') === -1 ? undefined : rest.indexOf('/'));
+  const auth = at >= 0 ? rest.slice(0, at) : '';
+  const afterAuth = at >= 0 ? rest.slice(at + 1) : rest;
+  const [userPart, ...passParts] = auth.split(':');
+  const username =
+    auth && passParts.length > 0 ? decodeURIComponent(userPart) || undefined : undefined;
+  const password = auth
+    ? decodeURIComponent(passParts.length > 0 ? passParts.join(':') : userPart) || undefined
+    : undefined;
+  const [hostPart, ...pathParts] = afterAuth.split('?')[0].split('/');
+
+  switch (scheme) {
+    case 'redis':
+    case 'rediss': {
+      const [host] = parseHosts(url, hostPart || 'localhost', 6379);
+      const options: RedisOptions = {
+        host: host.host,
+        port: host.port,
+        username,
+        password,
+        db: parseDb(url, pathParts[0]) ?? 0,
+      };
+      if (scheme === 'rediss') options.tls = {};
+      return { kind: 'standalone', options };
+    }
+    case 'redis+sentinel':
+    case 'rediss+sentinel': {
+      const sentinels = parseHosts(url, hostPart, 26379);
+      const service = pathParts[0];
+      if (!service) fail(url, 'the sentinel service name is missing (…/<service>[/<db>])');
+      const options: RedisOptions = {
+        sentinels,
+        name: decodeURIComponent(service),
+        username,
+        password,
+        db: parseDb(url, pathParts[1]) ?? 0,
+      };
+      if (scheme === 'rediss+sentinel') {
+        options.tls = {};
+        options.enableTLSForSentinelMode = true;
+      }
+      return { kind: 'sentinel', options };
+    }
+    case 'redis+cluster':
+    case 'rediss+cluster': {
+      const nodes = parseHosts(url, hostPart, 6379);
+      if (pathParts.some((p) => p !== '' && p !== '0'))
+        fail(url, 'Redis Cluster has only database 0');
+      const redisOptions: RedisOptions = { username, password };
+      if (scheme === 'rediss+cluster') redisOptions.tls = {};
+      return { kind: 'cluster', nodes, options: { redisOptions } };
+    }
+    case 'memory':
+      return { kind: 'memory', id: rest || 'default' };
+    default:
+      fail(url, `unknown scheme "${scheme}://"`);
+  }
+}

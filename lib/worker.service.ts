@@ -1,0 +1,478 @@
+import {
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { Cluster } from 'ioredis';
+import { CONSUMER_GROUP } from './docket.constants.js';
+import { DocketClient } from './docket.client.js';
+import type { ResolvedWorkerOptions } from './docket-options.js';
+import { DocketRuntime } from './docket.runtime.js';
+import { ExecutionCancelledError } from './errors/execution-cancelled.error.js';
+import type { RedisClient } from './redis/connection.js';
+import { runScript } from './redis/scripts.js';
+import { SchedulerService } from './scheduler.service.js';
+import { sleep, within } from './util/time.js';
+import { Finisher, type Finish } from './worker/finisher.js';
+import { Heartbeat } from './worker/heartbeat.js';
+import {
+  decodeMessage,
+  isBadMessage,
+  type BadMessage,
+  type StreamEntry,
+  type TaskMessage,
+} from './worker/message.js';
+import { RunningTask, runTask } from './worker/task-runner.js';
+
+type Mode = 'stopped' | 'running' | 'draining';
+
+/**
+ * The worker of this process: the delivery loop (reads and redelivers tasks up to its
+ * concurrency, renews the leases of the ones it runs), the scheduler and the heartbeat.
+ */
+@Injectable()
+export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('DocketWorker');
+  private readonly running = new Map<string, RunningTask>();
+  private readonly byKey = new Map<string, RunningTask>();
+  private mode: Mode = 'stopped';
+  private loop?: Promise<void>;
+  private blocking?: RedisClient;
+  private blockingId?: number;
+  private reading = false;
+  /** An interruption asked for while no read was in flight: the next read returns at once. */
+  private interrupted = false;
+  private stopSignal = new AbortController();
+  private slotFreed?: () => void;
+  private finishWaiters: (() => void)[] = [];
+  private foreverRuns = 0;
+  private limits?: Map<string, number>;
+  private leaseTimer?: NodeJS.Timeout;
+  private lastAutoclaim = 0;
+  private autoclaimCursor = '0-0';
+  private undoCancel?: () => Promise<void>;
+  private heartbeat?: Heartbeat;
+  private finisher?: Finisher;
+  private closed = false;
+  private closeWaiters: (() => void)[] = [];
+  /** When the delivery loop last completed a read (epoch ms); 0 before the first. */
+  lastPollAt = 0;
+  /** Redis errors the loops met. */
+  disruptions = 0;
+
+  constructor(
+    private readonly runtime: DocketRuntime,
+    private readonly client: DocketClient,
+    private readonly scheduler: SchedulerService,
+  ) {}
+
+  /** This worker's consumer name. */
+  get name(): string {
+    return this.options.name;
+  }
+
+  /** How many tasks this worker runs now. */
+  get activeTasks(): number {
+    return this.running.size;
+  }
+
+  private get options(): ResolvedWorkerOptions {
+    const worker = this.runtime.options.worker;
+    if (!worker) {
+      throw new Error('this process has no worker: DocketModule was configured with worker: false');
+    }
+    return worker;
+  }
+
+  onApplicationBootstrap(): void {
+    const worker = this.runtime.options.worker;
+    if (worker && worker.autoStart) void this.runForever();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.shutdown();
+  }
+
+  /** Work until the application closes. */
+  async runForever(): Promise<void> {
+    this.foreverRuns++;
+    try {
+      this.start();
+      await this.untilClosed();
+    } finally {
+      this.foreverRuns--;
+    }
+  }
+
+  /**
+   * Work until the stream and the queue are empty (future tasks included) and nothing runs,
+   * or until the application closes.
+   */
+  async runUntilFinished(): Promise<void> {
+    this.start();
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        this.finishWaiters.push(resolve);
+        this.interruptRead();
+      }),
+      this.untilClosed(),
+    ]);
+    if (this.foreverRuns === 0 && this.finishWaiters.length === 0) await this.stopLoops();
+  }
+
+  /** Like `runUntilFinished`, executing each named key at most `n` times. */
+  async runAtMost(limits: Record<string, number>): Promise<void> {
+    this.limits = new Map(Object.entries(limits));
+    try {
+      await this.runUntilFinished();
+    } finally {
+      this.limits = undefined;
+    }
+  }
+
+  private untilClosed(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.closeWaiters.push(resolve));
+  }
+
+  private start(): void {
+    const options = this.options;
+    if (this.closed) throw new Error('the docket worker has shut down');
+    if (this.mode !== 'stopped') return;
+    this.mode = 'running';
+    this.stopSignal = new AbortController();
+    const onDisruption = (error: unknown) => this.disrupted(error);
+    this.finisher = new Finisher(this.runtime, onDisruption, () => options.reconnectionDelay);
+    this.heartbeat = new Heartbeat(
+      this.runtime,
+      options.name,
+      () => this.runtime.registry.names,
+      onDisruption,
+    );
+    this.scheduler.onDisruption = onDisruption;
+    this.loop = this.deliver();
+  }
+
+  private disrupted(error: unknown): void {
+    this.disruptions++;
+    this.logger.debug?.(`Redis disruption: ${(error as Error)?.message ?? error}`);
+  }
+
+  /** Set up what the loop needs; safe to call again after a failure. */
+  private async prepare(): Promise<void> {
+    const { connection, keys, subscriptions } = this.runtime;
+    await connection.ready(connection.commands, this.options.reconnectionDelay || 1_000);
+    try {
+      await connection.commands.xgroup('CREATE', keys.stream, CONSUMER_GROUP, '0', 'MKSTREAM');
+    } catch (error) {
+      if (!String((error as Error).message).includes('BUSYGROUP')) throw error;
+    }
+    if (!this.blocking) {
+      this.blocking = connection.duplicate();
+      if (!(this.blocking instanceof Cluster)) {
+        const blocking = this.blocking;
+        const fetchId = () =>
+          void blocking.client('ID').then(
+            (id) => (this.blockingId = Number(id)),
+            () => undefined,
+          );
+        blocking.on('ready', fetchId);
+        if (blocking.status === 'ready') fetchId();
+      }
+    }
+    if (!this.undoCancel) {
+      this.undoCancel = await subscriptions.subscribe(keys.cancelChannel, (key) =>
+        this.cancelled(key),
+      );
+    }
+    await this.scheduler.start();
+    this.heartbeat!.start();
+    this.renewLeases();
+    this.logger.log(
+      `worker ${this.options.name} started on docket "${keys.name}" (${connection.description}), ` +
+        `concurrency ${this.options.concurrency}, tasks: ${this.runtime.registry.names.sort().join(', ')}`,
+    );
+  }
+
+  private async deliver(): Promise<void> {
+    let prepared = false;
+    while (this.mode === 'running') {
+      try {
+        if (!prepared) {
+          await this.prepare();
+          prepared = true;
+        }
+        await this.step();
+      } catch (error) {
+        if (this.mode !== 'running') break;
+        const message = (error as Error)?.message ?? String(error);
+        if (message.includes('NOGROUP')) {
+          prepared = false;
+          continue;
+        }
+        this.disrupted(error);
+        this.logger.warn(
+          `delivery loop: ${message}; retrying in ${this.options.reconnectionDelay}ms`,
+        );
+        await sleep(this.options.reconnectionDelay, this.stopSignal.signal);
+      }
+    }
+  }
+
+  /** One turn of the delivery loop. */
+  private async step(): Promise<void> {
+    const free = this.options.concurrency - this.running.size;
+    if (free <= 0) {
+      await new Promise<void>((resolve) => (this.slotFreed = resolve));
+      this.slotFreed = undefined;
+      return;
+    }
+    let entries = await this.autoclaim(free);
+    const redelivered = entries.length > 0;
+    if (!redelivered) {
+      if (this.finishWaiters.length > 0 && this.running.size === 0 && (await this.isEmpty())) {
+        for (const resolve of this.finishWaiters.splice(0)) resolve();
+        return;
+      }
+      entries = await this.read(free);
+    }
+    this.lastPollAt = Date.now();
+    if (entries.length > 0) await this.dispatch(entries, redelivered);
+  }
+
+  private async isEmpty(): Promise<boolean> {
+    const { connection, keys } = this.runtime;
+    const replies = await connection.commands.pipeline().xlen(keys.stream).zcard(keys.queue).exec();
+    return (replies ?? []).every(([error, count]) => !error && count === 0);
+  }
+
+  private async read(count: number): Promise<StreamEntry[]> {
+    const { keys } = this.runtime;
+    const blocking = this.blocking!;
+    await this.runtime.connection.ready(blocking);
+    if (this.interrupted || this.mode !== 'running') {
+      this.interrupted = false;
+      return [];
+    }
+    this.reading = true;
+    try {
+      const reply = (await blocking.xreadgroup(
+        'GROUP',
+        CONSUMER_GROUP,
+        this.options.name,
+        'COUNT',
+        count,
+        'BLOCK',
+        this.options.minimumCheckInterval,
+        'STREAMS',
+        keys.stream,
+        '>',
+      )) as [string, StreamEntry[]][] | null;
+      return reply?.[0]?.[1] ?? [];
+    } finally {
+      this.reading = false;
+    }
+  }
+
+  /** Take over messages whose worker stopped renewing them for `redeliveryTimeout`. */
+  private async autoclaim(count: number): Promise<StreamEntry[]> {
+    const { redeliveryTimeout } = this.options;
+    const now = Date.now();
+    if (now - this.lastAutoclaim < Math.min(redeliveryTimeout / 4, 30_000)) return [];
+    this.lastAutoclaim = now;
+    const { connection, keys } = this.runtime;
+    const [cursor, entries] = (await connection.commands.xautoclaim(
+      keys.stream,
+      CONSUMER_GROUP,
+      this.options.name,
+      redeliveryTimeout,
+      this.autoclaimCursor,
+      'COUNT',
+      count,
+    )) as [string, (StreamEntry | null)[]];
+    this.autoclaimCursor = cursor;
+    if (cursor !== '0-0') this.lastAutoclaim = 0;
+    return entries.filter(
+      (entry): entry is StreamEntry => Array.isArray(entry) && entry[1] !== null,
+    );
+  }
+
+  /** Claim what was read and start the tasks that may run. */
+  private async dispatch(entries: StreamEntry[], redelivered: boolean): Promise<void> {
+    const claimable: TaskMessage[] = [];
+    const finishes: Finish[] = [];
+    for (const entry of entries) {
+      const message = decodeMessage(entry, redelivered);
+      if (isBadMessage(message)) {
+        finishes.push(this.deadLetter(message, message.reason));
+        continue;
+      }
+      if (!this.runtime.registry.get(message.taskName)) {
+        const known = this.runtime.registry.names.sort().join(', ');
+        finishes.push(
+          this.deadLetter(
+            { ...message, reason: '' },
+            `UnknownTaskError: this worker has no task "${message.taskName}" (it has: ${known})`,
+          ),
+        );
+        continue;
+      }
+      const limit = this.limits?.get(message.key);
+      if (limit !== undefined) {
+        if (limit <= 0) {
+          finishes.push({ ...this.finishBase(message), outcome: 'cancelled' });
+          continue;
+        }
+        this.limits!.set(message.key, limit - 1);
+      }
+      claimable.push(message);
+    }
+    for (const finish of finishes) void this.finisher!.finish(finish);
+    if (claimable.length === 0) return;
+
+    const { connection, keys, options } = this.runtime;
+    const now = Date.now();
+    const args: (string | number)[] = [
+      keys.prefix,
+      CONSUMER_GROUP,
+      this.options.name,
+      now,
+      options.executionTtl,
+    ];
+    for (const m of claimable) args.push(m.key, m.generation, m.id);
+    const statuses = await runScript<string[]>(connection.commands, 'claim', [keys.stream], args);
+    claimable.forEach((message, i) => {
+      if (statuses[i] === 'run') this.execute(new RunningTask(message, now));
+      else this.logger.debug?.(`skipped ${message.taskName}(${message.key}): ${statuses[i]}`);
+    });
+  }
+
+  private finishBase(message: TaskMessage | BadMessage) {
+    return {
+      key: message.key,
+      generation: message.generation,
+      id: message.id,
+      attempt: message.attempt,
+      taskName: message.taskName,
+      rawArgs: message.rawArgs,
+    };
+  }
+
+  private deadLetter(message: TaskMessage | BadMessage, reason: string): Finish {
+    this.logger.error(`message ${message.id} (key ${message.key || '?'}) dead-lettered: ${reason}`);
+    return { ...this.finishBase(message), outcome: 'dead', error: reason };
+  }
+
+  private execute(task: RunningTask): void {
+    const { message } = task;
+    this.running.set(message.id, task);
+    this.byKey.set(message.key, task);
+    const definition = this.runtime.registry.get(message.taskName)!;
+    void (async () => {
+      try {
+        const finish = await runTask({
+          runtime: this.runtime,
+          client: this.client,
+          worker: this.options.name,
+          definition,
+          task,
+        });
+        if (finish) await this.finisher!.finish(finish);
+      } catch (error) {
+        this.logger.error(`task ${message.key} could not be finished: ${(error as Error).message}`);
+      } finally {
+        this.running.delete(message.id);
+        if (this.byKey.get(message.key) === task) this.byKey.delete(message.key);
+        this.slotFreed?.();
+        if (this.running.size === 0) {
+          for (const resolve of this.drainWaiters.splice(0)) resolve();
+          if (this.finishWaiters.length > 0) this.interruptRead();
+        }
+      }
+    })();
+  }
+
+  private drainWaiters: (() => void)[] = [];
+
+  /** A `cancel(key)` was published: abort the task if this worker runs it. */
+  private cancelled(key: string): void {
+    const task = this.byKey.get(key);
+    if (!task) return;
+    task.cancelRequested = true;
+    task.controller.abort(new ExecutionCancelledError(`execution ${key} was cancelled`));
+  }
+
+  /** Keep the messages this worker runs from being redelivered. */
+  private renewLeases(): void {
+    clearInterval(this.leaseTimer);
+    const every = this.options.redeliveryTimeout / 4;
+    this.leaseTimer = setInterval(() => {
+      const ids = [...this.running.values()].filter((t) => !t.abandoned).map((t) => t.message.id);
+      if (ids.length === 0) return;
+      const { connection, keys } = this.runtime;
+      void connection.commands
+        .call('XCLAIM', keys.stream, CONSUMER_GROUP, this.options.name, 0, ...ids, 'JUSTID')
+        .catch((error: unknown) => {
+          this.disrupted(error);
+          this.logger.warn(`renewing leases failed: ${(error as Error).message}`);
+        });
+    }, every);
+    this.leaseTimer.unref();
+  }
+
+  /** End a blocking read now (it returns as if it timed out). */
+  private interruptRead(): void {
+    if (!this.reading) {
+      this.interrupted = true;
+      return;
+    }
+    if (this.blockingId === undefined) return;
+    const commands = this.runtime.connection.commands;
+    if (commands.status !== 'ready') return;
+    void commands.client('UNBLOCK', this.blockingId).catch(() => undefined);
+  }
+
+  /** Stop taking work; wait for running tasks up to `shutdownTimeout`, then abandon them. */
+  private async stopLoops(): Promise<void> {
+    if (this.mode !== 'running') return;
+    this.mode = 'draining';
+    this.stopSignal.abort();
+    this.slotFreed?.();
+    this.interruptRead();
+    await within(this.loop, this.options.minimumCheckInterval + 1_000);
+    await within(this.scheduler.stop(), 1_000);
+    if (this.running.size > 0) {
+      const drained = new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+      await within(drained, this.options.shutdownTimeout);
+    }
+    if (this.running.size > 0) {
+      this.logger.warn(
+        `shutdown deadline passed with ${this.running.size} task(s) running; they are left to redelivery`,
+      );
+      for (const task of this.running.values()) {
+        task.abandoned = true;
+        task.controller.abort(new Error('the worker is shutting down'));
+      }
+      this.running.clear();
+      this.byKey.clear();
+    }
+    this.finisher?.stop();
+    clearInterval(this.leaseTimer);
+    await this.heartbeat?.stop();
+    await within(this.undoCancel?.(), 1_000);
+    this.undoCancel = undefined;
+    this.blocking?.disconnect();
+    this.blocking = undefined;
+    this.blockingId = undefined;
+    this.mode = 'stopped';
+  }
+
+  private async shutdown(): Promise<void> {
+    if (this.closed) return;
+    await this.stopLoops();
+    this.closed = true;
+    for (const resolve of this.finishWaiters.splice(0)) resolve();
+    for (const resolve of this.closeWaiters.splice(0)) resolve();
+  }
+}

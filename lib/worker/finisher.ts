@@ -1,0 +1,105 @@
+import { Logger } from '@nestjs/common';
+import { CONSUMER_GROUP } from '../docket.constants.js';
+import type { DocketRuntime } from '../docket.runtime.js';
+import { runScript } from '../redis/scripts.js';
+
+/** How one delivered message ended (see finish-2.lua). */
+export interface Finish {
+  key: string;
+  generation: string;
+  id: string;
+  outcome: 'completed' | 'failed' | 'cancelled' | 'retry' | 'dead';
+  result?: string;
+  error?: string;
+  retryWhen?: number;
+  attempt: number;
+  taskName: string;
+  rawArgs: string;
+}
+
+const BATCH = 100;
+
+/**
+ * Writes the ends of executions, batching those that end in the same turn of the event loop
+ * into one script call. A write that fails (Redis away) is tried again until it lands or the
+ * worker stops, so that a finished task is not run again needlessly.
+ */
+export class Finisher {
+  private readonly logger = new Logger('Docket');
+  private queue: { finish: Finish; resolve: () => void }[] = [];
+  private scheduled = false;
+  private stopped = false;
+
+  constructor(
+    private readonly runtime: DocketRuntime,
+    private readonly onDisruption: (error: unknown) => void,
+    private readonly retryDelay: () => number,
+  ) {}
+
+  /** Resolves once the end is written (or the worker stopped trying). */
+  finish(finish: Finish): Promise<void> {
+    return new Promise((resolve) => {
+      this.queue.push({ finish, resolve });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    const batch = this.queue.splice(0, BATCH);
+    if (this.queue.length > 0) {
+      this.scheduled = true;
+      setImmediate(() => void this.flush());
+    }
+    for (;;) {
+      try {
+        await this.write(batch.map((b) => b.finish));
+        break;
+      } catch (error) {
+        this.onDisruption(error);
+        if (this.stopped) {
+          this.logger.warn(
+            `could not record the end of ${batch.length} task(s) (${(error as Error).message}); they will be redelivered`,
+          );
+          break;
+        }
+        await new Promise((r) => setTimeout(r, this.retryDelay()));
+      }
+    }
+    for (const b of batch) b.resolve();
+  }
+
+  private async write(batch: Finish[]): Promise<void> {
+    const { connection, keys, options } = this.runtime;
+    await connection.ready();
+    const args: (string | number)[] = [
+      keys.prefix,
+      CONSUMER_GROUP,
+      Date.now(),
+      options.executionTtl,
+      options.deadLetterTtl,
+    ];
+    for (const f of batch) {
+      args.push(
+        f.key,
+        f.generation,
+        f.id,
+        f.outcome,
+        f.result ?? '',
+        f.error ?? '',
+        f.retryWhen ?? 0,
+        f.attempt,
+        f.taskName,
+        f.rawArgs,
+      );
+    }
+    await runScript(connection.commands, 'finish', [keys.stream, keys.dead], args);
+  }
+}

@@ -1,0 +1,115 @@
+import { Logger } from '@nestjs/common';
+import type { DocketClient } from '../docket.client.js';
+import type { DocketRuntime } from '../docket.runtime.js';
+import type { Execution } from '../execution/execution.js';
+import type {
+  TaskContext,
+  TaskProgress,
+  TaskTimeout,
+} from '../interfaces/task-context.interface.js';
+import { runScript } from '../redis/scripts.js';
+import { ForcedRetry } from './forced-retry.js';
+import type { TaskMessage } from './message.js';
+
+/** What the handler asked for its chain (perpetual and cron tasks). */
+export interface PerpetualIntent {
+  cancelled: boolean;
+  args?: unknown[];
+  at?: number;
+  after?: number;
+}
+
+/** The deadline of a running task, movable by `ctx.timeout.extend()`. */
+export class Deadline implements TaskTimeout {
+  private at: number;
+  constructor(
+    private readonly timeout: number | undefined,
+    private readonly onChange: () => void,
+  ) {
+    this.at = timeout === undefined ? Infinity : Date.now() + timeout;
+  }
+  get time(): number {
+    return this.at;
+  }
+  remaining(): number {
+    return Math.max(0, this.at - Date.now());
+  }
+  extend(ms?: number): void {
+    if (this.timeout === undefined && ms === undefined) return;
+    this.at = Math.max(this.at, Date.now()) + (ms ?? this.timeout ?? 0);
+    this.onChange();
+  }
+}
+
+function progressOf(runtime: DocketRuntime, message: TaskMessage): TaskProgress {
+  const { keys, connection } = runtime;
+  const write = async (op: string, operand: string | number): Promise<void> => {
+    await runScript(
+      connection.commands,
+      'progress',
+      [keys.progress(message.key), keys.runs(message.key)],
+      [message.key, message.generation, op, operand, Date.now(), keys.progressChannel(message.key)],
+    );
+  };
+  const whole = (n: number, what: string): void => {
+    if (!Number.isInteger(n) || n < 1)
+      throw new RangeError(`${what} must be a whole number ≥ 1, not ${n}`);
+  };
+  return {
+    setTotal: (total) => (whole(total, 'progress total'), write('total', total)),
+    increment: (by = 1) => (whole(by, 'progress increment'), write('increment', by)),
+    setMessage: (text) => write('message', text ?? ''),
+  };
+}
+
+/** Build the `TaskContext` of one execution. */
+export function createTaskContext(init: {
+  runtime: DocketRuntime;
+  client: DocketClient;
+  message: TaskMessage;
+  execution: Execution;
+  worker: string;
+  signal: AbortSignal;
+  attempts: number;
+  deadline: Deadline;
+  perpetual: PerpetualIntent;
+}): TaskContext {
+  const { message, perpetual } = init;
+  return {
+    key: message.key,
+    attempt: message.attempt,
+    execution: init.execution,
+    docket: init.client,
+    worker: init.worker,
+    logger: new Logger(`${message.taskName}[${message.key}]`),
+    signal: init.signal,
+    progress: progressOf(init.runtime, message),
+    retry: {
+      attempt: message.attempt,
+      attempts: init.attempts,
+      in: (ms: number) => {
+        throw new ForcedRetry(Date.now() + ms);
+      },
+      at: (date: Date) => {
+        throw new ForcedRetry(date.getTime());
+      },
+    },
+    perpetual: {
+      cancel: () => {
+        perpetual.cancelled = true;
+      },
+      perpetuate: (...args: unknown[]) => {
+        perpetual.args = args;
+      },
+      in: (ms: number) => {
+        perpetual.after = ms;
+        perpetual.at = undefined;
+      },
+      at: (date: Date) => {
+        perpetual.at = date.getTime();
+        perpetual.after = undefined;
+      },
+    },
+    timeout: init.deadline,
+  };
+}

@@ -1,0 +1,157 @@
+import { Logger } from '@nestjs/common';
+import { attemptsOf, retryDelay } from '../behaviours/retry.js';
+import type { DocketClient } from '../docket.client.js';
+import type { DocketRuntime } from '../docket.runtime.js';
+import { PayloadTooLargeError } from '../errors/payload-too-large.error.js';
+import { TimeoutError } from '../errors/timeout.error.js';
+import { encodeResult } from '../execution/codec.js';
+import { describeError } from '../execution/events.js';
+import { Execution } from '../execution/execution.js';
+import type { TaskDefinition } from '../explorer/task-definition.js';
+import type { Finish } from './finisher.js';
+import { ForcedRetry } from './forced-retry.js';
+import type { TaskMessage } from './message.js';
+import { Deadline, createTaskContext, type PerpetualIntent } from './task-context.js';
+
+/** A task this worker holds. */
+export class RunningTask {
+  readonly controller = new AbortController();
+  /** `cancel(key)` reached this worker while the task ran. */
+  cancelRequested = false;
+  /** Shutdown gave up on it: its end is not recorded, redelivery takes over. */
+  abandoned = false;
+  readonly perpetual: PerpetualIntent = { cancelled: false };
+  constructor(
+    readonly message: TaskMessage,
+    readonly startedAt: number,
+  ) {}
+}
+
+const logger = new Logger('Docket');
+
+function ms(n: number): string {
+  return `${Math.round(n)}ms`;
+}
+
+/**
+ * Run one claimed message to its end and say how it ended; null when the task was abandoned at
+ * shutdown (its message stays pending for redelivery).
+ */
+export async function runTask(env: {
+  runtime: DocketRuntime;
+  client: DocketClient;
+  worker: string;
+  definition: TaskDefinition;
+  task: RunningTask;
+}): Promise<Finish | null> {
+  const { runtime, definition, task } = env;
+  const { message } = task;
+  const { options } = definition;
+  const attempts = attemptsOf(options.retry);
+  const label = `${message.taskName}(${message.key}) attempt ${message.attempt}`;
+  logger.log(`↪ ${label} started, ${ms(task.startedAt - message.when)} after due`);
+
+  let rearm = (): void => undefined;
+  const deadline = new Deadline(options.timeout, () => rearm());
+  const execution = new Execution(runtime, {
+    key: message.key,
+    taskName: message.taskName,
+    args: message.args,
+    when: new Date(message.when),
+    attempt: message.attempt,
+    disposition: 'scheduled',
+    state: 'running',
+    generation: Number(message.generation),
+  });
+  execution.worker = env.worker;
+  execution.startedAt = new Date(task.startedAt);
+  const ctx = createTaskContext({
+    runtime,
+    client: env.client,
+    message,
+    execution,
+    worker: env.worker,
+    signal: task.controller.signal,
+    attempts,
+    deadline,
+    perpetual: task.perpetual,
+  });
+  const callArgs = [...message.args];
+  if (definition.ctxIndex >= 0) {
+    while (callArgs.length < definition.ctxIndex) callArgs.push(undefined);
+    callArgs.splice(definition.ctxIndex, 0, ctx);
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    rearm = () => {
+      clearTimeout(timer);
+      if (deadline.time === Infinity) return;
+      timer = setTimeout(() => {
+        const error = new TimeoutError(
+          `task ${message.key} exceeded timeout of ${options.timeout}ms`,
+        );
+        task.controller.abort(error);
+        reject(error);
+      }, deadline.remaining());
+    };
+  });
+  timedOut.catch(() => undefined);
+  rearm();
+
+  const base = {
+    key: message.key,
+    generation: message.generation,
+    id: message.id,
+    attempt: message.attempt,
+    taskName: message.taskName,
+    rawArgs: message.rawArgs,
+  };
+  try {
+    const value = await Promise.race([
+      (async () => definition.method.apply(definition.instance, callArgs))(),
+      timedOut,
+    ]);
+    if (task.abandoned) return null;
+    let result: string | undefined;
+    if (value !== undefined && runtime.options.executionTtl > 0) {
+      result = encodeResult(value);
+      const size = Buffer.byteLength(result);
+      if (size > runtime.options.maxPayloadBytes) {
+        throw new PayloadTooLargeError(
+          `result of task "${message.taskName}" (key ${message.key}) is ${size} bytes serialized; maxPayloadBytes is ${runtime.options.maxPayloadBytes}`,
+        );
+      }
+    }
+    logger.log(`↩ ${label} completed in ${ms(Date.now() - task.startedAt)}`);
+    return { ...base, outcome: 'completed', result };
+  } catch (error) {
+    if (task.abandoned) return null;
+    const took = ms(Date.now() - task.startedAt);
+    if (task.cancelRequested) {
+      logger.log(`✗ ${label} cancelled after ${took}`);
+      return { ...base, outcome: 'cancelled' };
+    }
+    if (message.attempt < attempts) {
+      const when =
+        error instanceof ForcedRetry
+          ? error.when
+          : Date.now() + retryDelay(options.retry, message.attempt);
+      logger.warn(
+        `↫ ${label} failed after ${took} (${describeError(error)}); retry at ${new Date(when).toISOString()}`,
+      );
+      return { ...base, outcome: 'retry', retryWhen: when, attempt: message.attempt + 1 };
+    }
+    const failure =
+      error instanceof ForcedRetry
+        ? new Error(`a retry was requested but all ${attempts} attempt(s) are used`)
+        : error;
+    logger.error(
+      `↩ ${label} failed after ${took}: ${describeError(failure)}`,
+      (failure as Error)?.stack,
+    );
+    return { ...base, outcome: 'dead', error: describeError(failure) };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,6 @@
+// Copies the Lua scripts next to the compiled JavaScript (tsc copies only .ts output).
+import { cpSync } from 'node:fs';
+
+for (const out of process.argv.slice(2)) {
+  cpSync('lib/redis/commands', `${out}/redis/commands`, { recursive: true });
+}

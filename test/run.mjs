@@ -1,0 +1,91 @@
+// Runs the test suite against a redis-server of its own on a free loopback port, so tests
+// never touch a user's data. Usage: node test/run.mjs [filter…] (after `npm run build:test`).
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
+
+const root = '.out/test';
+
+function findRedis() {
+  const which = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+  const path = which.stdout.trim();
+  if (!path) {
+    console.error('redis-server not found: install it (Debian/Ubuntu: apt-get install -y redis-server)');
+    process.exit(1);
+  }
+  return path;
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'fixtures' ? [] : files(path);
+    return name.endsWith('.test.js') ? [path] : [];
+  });
+}
+
+async function startRedis(bin, port) {
+  const child = spawn(
+    bin,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  for (let i = 0; i < 100; i++) {
+    const ping = spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' });
+    if (ping.stdout.trim() === 'PONG') return child;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`redis-server did not start on port ${port}`);
+}
+
+const filters = process.argv.slice(2);
+const selected = files(root).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+if (selected.length === 0) {
+  console.error(`no test files match ${filters.join(' ') || '(all)'} under ${root}`);
+  process.exit(1);
+}
+
+const port = await freePort();
+const redis = await startRedis(findRedis(), port);
+process.env.DOCKET_TEST_URL = `redis://127.0.0.1:${port}/0`;
+process.env.DOCKET_TEST_REDIS_PORT = String(port);
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const stream = run({
+  files: selected,
+  concurrency: Math.max(2, availableParallelism()),
+  timeout: 120_000,
+});
+stream.on('test:pass', (data) => {
+  if (data.details?.type === 'suite') return;
+  if (data.skip || data.todo) skipped++;
+  else passed++;
+});
+stream.on('test:fail', (data) => {
+  if (data.details?.type !== 'suite') failed++;
+});
+stream.compose(spec).pipe(process.stdout);
+await new Promise((resolve) => stream.on('end', resolve));
+redis.kill('SIGTERM');
+await new Promise((r) => setTimeout(r, 100));
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);
