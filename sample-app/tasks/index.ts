@@ -1,0 +1,3 @@
+export * from './email.tasks.js';
+export * from './mailer.service.js';
+export * from './report.tasks.js';
