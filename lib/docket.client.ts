@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { CONSUMER_GROUP } from './docket.constants.js';
 import { DocketRuntime } from './docket.runtime.js';
-import { DocketConfigurationError } from './errors/docket-configuration.error.js';
+import { OPERATORS } from './behaviours/strike-list.js';
 import { PayloadTooLargeError } from './errors/payload-too-large.error.js';
-import { decodeArgs, encodeArgs } from './execution/codec.js';
+import { decodeArgs, encodeArgs, encodeResult } from './execution/codec.js';
 import { Execution } from './execution/execution.js';
 import type { TaskArgs, TaskRef } from './execution/task-args.type.js';
 import type {
@@ -74,7 +74,8 @@ export class DocketClient {
     options: AddOptions,
     mode: 'add' | 'replace',
   ): (...args: unknown[]) => Promise<Execution> {
-    const taskName = this.runtime.registry.resolveName(task, this.runtime.hasWorker);
+    const { registry, strikes } = this.runtime;
+    const taskName = registry.resolveName(task, this.runtime.hasWorker);
     const when = this.when(options);
     const key = options.key ?? uuidv7();
     if (typeof key !== 'string' || key.length === 0) {
@@ -88,6 +89,18 @@ export class DocketClient {
           `arguments of task "${taskName}" (key ${key}) are ${size} bytes serialized; ` +
             `maxPayloadBytes is ${this.runtime.options.maxPayloadBytes}`,
         );
+      }
+      await strikes.ready();
+      if (strikes.list.matches(taskName, registry.parametersOf(task, taskName), args)) {
+        return new Execution(this.runtime, {
+          key,
+          taskName,
+          args,
+          when: new Date(when),
+          attempt: 1,
+          disposition: 'struck',
+          state: 'cancelled',
+        });
       }
       return this.schedule({ key, taskName, args, encoded, when, attempt: 1, mode });
     };
@@ -179,16 +192,48 @@ export class DocketClient {
     return (await execution.sync()) ? execution : null;
   }
 
-  /** Block matching adds and queued tasks. */
+  /**
+   * Block adds and queued tasks that match `condition` (a task, a parameter condition, or
+   * both), in every process of this docket, until `restore`.
+   */
   async strike(condition: StrikeCondition): Promise<void> {
-    void condition;
-    throw new DocketConfigurationError('strikes are not available in this version');
+    await this.writeStrike('strike', condition);
   }
 
-  /** Lift a strike. */
+  /** Lift a strike given with the same condition. */
   async restore(condition: StrikeCondition): Promise<void> {
-    void condition;
-    throw new DocketConfigurationError('strikes are not available in this version');
+    await this.writeStrike('restore', condition);
+  }
+
+  private async writeStrike(op: 'strike' | 'restore', condition: StrikeCondition): Promise<void> {
+    const task =
+      condition.task === undefined ? '' : this.runtime.registry.resolveName(condition.task, false);
+    const operator = condition.operator ?? '==';
+    if (!OPERATORS.has(operator)) {
+      throw new TypeError(
+        `strike operator "${operator}" is not one of ${[...OPERATORS].join(' ')}`,
+      );
+    }
+    if (!task && !condition.parameter) {
+      throw new TypeError('a strike needs a task, a parameter, or both');
+    }
+    if (
+      operator === 'between' &&
+      (!Array.isArray(condition.value) || condition.value.length !== 2)
+    ) {
+      throw new TypeError('the value of a "between" strike is [low, high]');
+    }
+    const value = condition.parameter ? encodeResult(condition.value) : '';
+    const { connection, keys, strikes } = this.runtime;
+    await connection.ready();
+    await runScript(
+      connection.commands,
+      'strike',
+      [keys.strikes],
+      [op, task, condition.parameter ?? '', operator, value, keys.strikesChannel],
+    );
+    await strikes.ready();
+    await strikes.catchUp();
   }
 
   /** What is running and waiting now, and which workers are alive. */

@@ -1,4 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { StrikeSync } from './behaviours/strike-sync.js';
 import { DOCKET_RESOLVED_OPTIONS } from './docket.constants.js';
 import type { ResolvedDocketOptions } from './docket-options.js';
 import { TaskRegistry } from './explorer/task-registry.js';
@@ -15,6 +16,7 @@ export class DocketRuntime implements OnApplicationShutdown {
   readonly keys: DocketKeys;
   readonly connection: DocketConnection;
   readonly subscriptions: Subscriptions;
+  readonly strikes: StrikeSync;
 
   constructor(
     @Inject(DOCKET_RESOLVED_OPTIONS) readonly options: ResolvedDocketOptions,
@@ -23,6 +25,7 @@ export class DocketRuntime implements OnApplicationShutdown {
     this.keys = new DocketKeys(options.name);
     this.connection = new DocketConnection(options.url, options.connection);
     this.subscriptions = new Subscriptions(this.connection);
+    this.strikes = new StrikeSync(this.connection, this.subscriptions, this.keys);
   }
 
   get hasWorker(): boolean {

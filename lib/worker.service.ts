@@ -16,6 +16,7 @@ import { SchedulerService } from './scheduler.service.js';
 import { sleep, within } from './util/time.js';
 import { Finisher, type Finish } from './worker/finisher.js';
 import { Heartbeat } from './worker/heartbeat.js';
+import { RESEED_INTERVAL, seedAutomaticTasks } from './worker/automatic-tasks.js';
 import {
   decodeMessage,
   isBadMessage,
@@ -24,6 +25,7 @@ import {
   type TaskMessage,
 } from './worker/message.js';
 import { RunningTask, runTask } from './worker/task-runner.js';
+import { admissionFor } from './behaviours/task-plan.js';
 
 type Mode = 'stopped' | 'running' | 'draining';
 
@@ -49,6 +51,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
   private foreverRuns = 0;
   private limits?: Map<string, number>;
   private leaseTimer?: NodeJS.Timeout;
+  private seedTimer?: NodeJS.Timeout;
   private lastAutoclaim = 0;
   private autoclaimCursor = '0-0';
   private undoCancel?: () => Promise<void>;
@@ -186,9 +189,11 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
         this.cancelled(key),
       );
     }
+    await this.runtime.strikes.ready();
     await this.scheduler.start();
     this.heartbeat!.start();
     this.renewLeases();
+    if (this.options.scheduleAutomaticTasks) this.seedAutomatic();
     this.logger.log(
       `worker ${this.options.name} started on docket "${keys.name}" (${connection.description}), ` +
         `concurrency ${this.options.concurrency}, tasks: ${this.runtime.registry.names.sort().join(', ')}`,
@@ -300,7 +305,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** Claim what was read and start the tasks that may run. */
   private async dispatch(entries: StreamEntry[], redelivered: boolean): Promise<void> {
-    const claimable: TaskMessage[] = [];
+    const claimable: { message: TaskMessage; admission: string }[] = [];
     const finishes: Finish[] = [];
     for (const entry of entries) {
       const message = decodeMessage(entry, redelivered);
@@ -318,6 +323,14 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
         );
         continue;
       }
+      const definition = this.runtime.registry.get(message.taskName)!;
+      if (
+        this.runtime.strikes.list.matches(message.taskName, definition.parameters, message.args)
+      ) {
+        this.logger.log(`🗙 ${message.taskName}(${message.key}) struck`);
+        finishes.push({ ...this.finishBase(message), outcome: 'cancelled' });
+        continue;
+      }
       const limit = this.limits?.get(message.key);
       if (limit !== undefined) {
         if (limit <= 0) {
@@ -326,7 +339,10 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
         }
         this.limits!.set(message.key, limit - 1);
       }
-      claimable.push(message);
+      claimable.push({
+        message,
+        admission: admissionFor(definition.plan, message.args, this.options.redeliveryTimeout),
+      });
     }
     for (const finish of finishes) void this.finisher!.finish(finish);
     if (claimable.length === 0) return;
@@ -340,11 +356,12 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
       now,
       options.executionTtl,
     ];
-    for (const m of claimable) args.push(m.key, m.generation, m.id);
+    for (const { message: m, admission } of claimable)
+      args.push(m.key, m.generation, m.id, admission);
     const statuses = await runScript<string[]>(connection.commands, 'claim', [keys.stream], args);
-    claimable.forEach((message, i) => {
-      if (statuses[i] === 'run') this.execute(new RunningTask(message, now));
-      else this.logger.debug?.(`skipped ${message.taskName}(${message.key}): ${statuses[i]}`);
+    claimable.forEach(({ message, admission }, i) => {
+      if (statuses[i] === 'run') this.execute(new RunningTask(message, now, admission));
+      else this.logger.debug?.(`${message.taskName}(${message.key}) not started: ${statuses[i]}`);
     });
   }
 
@@ -377,6 +394,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
           worker: this.options.name,
           definition,
           task,
+          mayContinue: (this.limits?.get(message.key) ?? 1) > 0,
         });
         if (finish) await this.finisher!.finish(finish);
       } catch (error) {
@@ -403,20 +421,50 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     task.controller.abort(new ExecutionCancelledError(`execution ${key} was cancelled`));
   }
 
+  /** Seed automatic tasks now and every minute (a severed chain heals). */
+  private seedAutomatic(): void {
+    clearInterval(this.seedTimer);
+    const seed = () =>
+      void seedAutomaticTasks(this.runtime, this.client).catch((error: unknown) => {
+        this.disrupted(error);
+        this.logger.warn(`seeding automatic tasks failed: ${(error as Error).message}`);
+      });
+    seed();
+    this.seedTimer = setInterval(seed, RESEED_INTERVAL);
+    this.seedTimer.unref();
+  }
+
   /** Keep the messages this worker runs from being redelivered. */
   private renewLeases(): void {
     clearInterval(this.leaseTimer);
     const every = this.options.redeliveryTimeout / 4;
     this.leaseTimer = setInterval(() => {
-      const ids = [...this.running.values()].filter((t) => !t.abandoned).map((t) => t.message.id);
-      if (ids.length === 0) return;
+      const tasks = [...this.running.values()].filter((t) => !t.abandoned);
+      if (tasks.length === 0) return;
       const { connection, keys } = this.runtime;
-      void connection.commands
-        .call('XCLAIM', keys.stream, CONSUMER_GROUP, this.options.name, 0, ...ids, 'JUSTID')
-        .catch((error: unknown) => {
-          this.disrupted(error);
-          this.logger.warn(`renewing leases failed: ${(error as Error).message}`);
-        });
+      const pipeline = connection.commands.pipeline();
+      pipeline.call(
+        'XCLAIM',
+        keys.stream,
+        CONSUMER_GROUP,
+        this.options.name,
+        0,
+        ...tasks.map((t) => t.message.id),
+        'JUSTID',
+      );
+      const now = Date.now();
+      for (const task of tasks) {
+        if (!task.admission.includes('"conc"')) continue;
+        for (const rule of JSON.parse(task.admission) as { t: string; k: string; s: number }[]) {
+          if (rule.t !== 'conc') continue;
+          pipeline.zadd(rule.k, 'XX', now, task.message.key);
+          pipeline.pexpire(rule.k, rule.s * 4);
+        }
+      }
+      void pipeline.exec().catch((error: unknown) => {
+        this.disrupted(error);
+        this.logger.warn(`renewing leases failed: ${(error as Error).message}`);
+      });
     }, every);
     this.leaseTimer.unref();
   }
@@ -459,6 +507,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     }
     this.finisher?.stop();
     clearInterval(this.leaseTimer);
+    clearInterval(this.seedTimer);
     await this.heartbeat?.stop();
     await within(this.undoCancel?.(), 1_000);
     this.undoCancel = undefined;

@@ -1,6 +1,10 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { compilePlan } from '../behaviours/task-plan.js';
+import { DOCKET_RESOLVED_OPTIONS } from '../docket.constants.js';
+import type { ResolvedDocketOptions } from '../docket-options.js';
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
+import { DocketKeys } from '../redis/keys.js';
 import { DocketMetadataAccessor } from './docket-metadata.accessor.js';
 import { parameterNames } from './parameter-names.js';
 import { TaskRegistry } from './task-registry.js';
@@ -14,6 +18,7 @@ export class DocketExplorer implements OnModuleInit {
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly registry: TaskRegistry,
+    @Inject(DOCKET_RESOLVED_OPTIONS) private readonly options: ResolvedDocketOptions,
   ) {}
 
   onModuleInit(): void {
@@ -60,7 +65,7 @@ export class DocketExplorer implements OnModuleInit {
     const ctxIndex = DocketMetadataAccessor.ctxIndex(method);
     const all = parameterNames(method);
     const parameters = all.filter((_, i) => i !== ctxIndex);
-    this.registry.register({
+    const definition = {
       name: options.name ?? methodName,
       source,
       options,
@@ -69,6 +74,9 @@ export class DocketExplorer implements OnModuleInit {
       ctxIndex,
       parameters,
       arity: method.length,
-    });
+      plan: { rules: [] },
+    };
+    const plan = compilePlan(definition, new DocketKeys(this.options.name).prefix);
+    this.registry.register({ ...definition, plan });
   }
 }

@@ -1,3 +1,4 @@
+import type { TaskPlan } from '../behaviours/task-plan.js';
 import type { DocketTaskOptions } from '../interfaces/docket-task-options.interface.js';
 
 /** A discovered task: its handler bound to the provider instance and what was read about it. */
@@ -13,6 +14,8 @@ export interface TaskDefinition {
   readonly ctxIndex: number;
   /** Names of the task arguments in order (the context parameter excluded). */
   readonly parameters: (string | null)[];
-  /** Number of declared parameters without a default (context excluded), at most. */
+  /** `method.length`: parameters before the first one with a default. */
   readonly arity: number;
+  /** The options, checked and compiled at boot. */
+  readonly plan: TaskPlan;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
 import { UnknownTaskError } from '../errors/unknown-task.error.js';
 import { DocketMetadataAccessor } from './docket-metadata.accessor.js';
+import { parameterNames } from './parameter-names.js';
 import type { TaskDefinition } from './task-definition.js';
 
 /** Every task this process knows, by name. Filled by the explorer at module init. */
@@ -22,6 +23,18 @@ export class TaskRegistry {
 
   get(name: string): TaskDefinition | undefined {
     return this.byName.get(name);
+  }
+
+  /** Parameter names of a task's arguments, when this process can know them. */
+  parametersOf(
+    task: string | ((...args: any[]) => unknown),
+    name: string,
+  ): (string | null)[] | undefined {
+    const definition = this.byName.get(name);
+    if (definition) return definition.parameters;
+    if (typeof task !== 'function') return undefined;
+    const ctx = DocketMetadataAccessor.ctxIndex(task);
+    return parameterNames(task).filter((_, i) => i !== ctx);
   }
 
   get names(): string[] {

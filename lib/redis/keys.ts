@@ -13,6 +13,8 @@ export class DocketKeys {
   readonly cancelChannel: string;
   /** Channel that tells schedulers an earlier future task exists; payload = due epoch ms. */
   readonly wakeChannel: string;
+  /** Channel that announces a new entry of the strike log; payload = its id. */
+  readonly strikesChannel: string;
 
   constructor(readonly name: string) {
     this.prefix = `{${name}}:`;
@@ -23,6 +25,7 @@ export class DocketKeys {
     this.dead = `${this.prefix}dead`;
     this.cancelChannel = `${this.prefix}cancel`;
     this.wakeChannel = `${this.prefix}wake`;
+    this.strikesChannel = `${this.prefix}strikes`;
   }
 
   parked(key: string): string {

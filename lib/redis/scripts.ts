@@ -8,11 +8,14 @@ export interface DocketScript {
   readonly lua: string;
 }
 
+const read = (file: string): string =>
+  readFileSync(new URL(`./commands/${file}`, import.meta.url), 'utf8');
+
+/** Functions every script may call (schedule_run, release_slot), prepended to each. */
+const COMMON = read('_common.lua');
+
 function load(name: string, numberOfKeys: number): DocketScript {
-  const lua = readFileSync(
-    new URL(`./commands/${name}-${numberOfKeys}.lua`, import.meta.url),
-    'utf8',
-  );
+  const lua = `${COMMON}\n${read(`${name}-${numberOfKeys}.lua`)}`;
   return { command: `docket_${name.replace(/-/g, '_')}`, numberOfKeys, lua };
 }
 
@@ -27,6 +30,7 @@ export const SCRIPTS = {
   unregister: load('unregister', 2),
   clear: load('clear', 2),
   progress: load('progress', 2),
+  strike: load('strike', 1),
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

@@ -15,6 +15,11 @@ export interface Finish {
   attempt: number;
   taskName: string;
   rawArgs: string;
+  /** The admission rules the message ran under (its concurrency slots are given back). */
+  admission?: string;
+  /** A perpetual task's successor: when, and its encoded args ('' = the same). */
+  nextWhen?: number;
+  nextArgs?: string;
 }
 
 const BATCH = 100;
@@ -98,6 +103,9 @@ export class Finisher {
         f.attempt,
         f.taskName,
         f.rawArgs,
+        f.admission ?? '',
+        f.nextWhen ?? '',
+        f.nextArgs ?? '',
       );
     }
     await runScript(connection.commands, 'finish', [keys.stream, keys.dead], args);

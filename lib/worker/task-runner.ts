@@ -4,7 +4,7 @@ import type { DocketClient } from '../docket.client.js';
 import type { DocketRuntime } from '../docket.runtime.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large.error.js';
 import { TimeoutError } from '../errors/timeout.error.js';
-import { encodeResult } from '../execution/codec.js';
+import { encodeArgs, encodeResult } from '../execution/codec.js';
 import { describeError } from '../execution/events.js';
 import { Execution } from '../execution/execution.js';
 import type { TaskDefinition } from '../explorer/task-definition.js';
@@ -24,6 +24,8 @@ export class RunningTask {
   constructor(
     readonly message: TaskMessage,
     readonly startedAt: number,
+    /** Admission rules it was claimed with ('' = none). */
+    readonly admission: string,
   ) {}
 }
 
@@ -38,6 +40,52 @@ function ms(n: number): string {
  * shutdown (its message stays pending for redelivery).
  */
 export async function runTask(env: {
+  runtime: DocketRuntime;
+  client: DocketClient;
+  worker: string;
+  definition: TaskDefinition;
+  task: RunningTask;
+  /** False when `runAtMost` allows no further run of this key. */
+  mayContinue: boolean;
+}): Promise<Finish | null> {
+  const finish = await execute(env);
+  if (!finish) return null;
+  finish.admission = env.task.admission;
+  if (finish.outcome === 'completed' || finish.outcome === 'dead') {
+    try {
+      Object.assign(finish, successor(env.definition, env.task, env.mayContinue));
+    } catch (error) {
+      logger.error(
+        `${env.task.message.taskName}(${env.task.message.key}): its chain ends: ${(error as Error).message}`,
+      );
+    }
+  }
+  return finish;
+}
+
+/** When and with what a perpetual or cron task runs next; {} when its chain ends. */
+function successor(
+  definition: TaskDefinition,
+  task: RunningTask,
+  mayContinue: boolean,
+): { nextWhen?: number; nextArgs?: string } {
+  const { perpetual, cron } = definition.plan;
+  const intent = task.perpetual;
+  if ((!perpetual && !cron) || intent.cancelled || task.cancelRequested || !mayContinue) return {};
+  const now = Date.now();
+  let nextWhen: number;
+  if (intent.at !== undefined) nextWhen = intent.at;
+  else if (intent.after !== undefined) nextWhen = now + intent.after;
+  else if (cron) nextWhen = cron.schedule.next(now);
+  else nextWhen = Math.max(now, task.startedAt + perpetual!.every);
+  const nextArgs = intent.args ? encodeArgs(intent.args) : '';
+  logger.log(
+    `↻ ${task.message.taskName}(${task.message.key}) next at ${new Date(nextWhen).toISOString()}`,
+  );
+  return { nextWhen, nextArgs };
+}
+
+async function execute(env: {
   runtime: DocketRuntime;
   client: DocketClient;
   worker: string;

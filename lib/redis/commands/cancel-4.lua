@@ -6,7 +6,8 @@
   ARGV[1] task key           ARGV[2] consumer group   ARGV[3] now (epoch ms)
   ARGV[4] executionTtl (ms; 0 = keep nothing)         ARGV[5] key prefix
 
-  A scheduled or queued task is removed from the queue and the stream and ends 'cancelled'
+  A scheduled or queued task (also one waiting for a concurrency slot, or holding a reserved
+  one, which is given back) is removed from the queue and the stream and ends 'cancelled'
   (published). A running task is flagged and its key is published on <prefix>cancel so that its
   worker aborts it; the worker records the end (and a redelivered copy of it is skipped). A
   finished or unknown key is left as it is.
@@ -25,16 +26,18 @@ if state == 'running' then
 end
 if state ~= 'scheduled' and state ~= 'queued' then return state end
 
-local streamId = redis.call('HGET', runs, 'streamId')
-if streamId then
-  redis.call('XACK', KEYS[1], group, streamId)
-  redis.call('XDEL', KEYS[1], streamId)
+local run = redis.call('HMGET', runs, 'streamId', 'waiting', 'reserved', 'reservedMax')
+if run[1] then
+  redis.call('XACK', KEYS[1], group, run[1])
+  redis.call('XDEL', KEYS[1], run[1])
 end
+if run[2] then redis.call('LREM', run[2], 0, key) end
+if run[3] then release_slot(prefix, run[3], tonumber(run[4]), key, now) end
 redis.call('ZREM', KEYS[2], key)
 redis.call('DEL', KEYS[3], prefix .. 'progress:' .. key)
 if ttl > 0 then
   redis.call('HSET', runs, 'state', 'cancelled', 'completedAt', now)
-  redis.call('HDEL', runs, 'streamId')
+  redis.call('HDEL', runs, 'streamId', 'waiting', 'reserved', 'reservedMax')
   redis.call('PEXPIRE', runs, ttl)
 else
   redis.call('DEL', runs)

@@ -4,8 +4,8 @@
   KEYS[1] stream             KEYS[2] dead (dead-letter stream)
   ARGV[1] key prefix         ARGV[2] consumer group   ARGV[3] now (epoch ms)
   ARGV[4] executionTtl (ms; 0 = keep nothing)         ARGV[5] dead-letter retention (ms)
-  ARGV[6..] groups of 10: task key, message generation, message id, outcome, result, error,
-            retry when (epoch ms), attempt, task name, args
+  ARGV[6..] groups of 13: task key, message generation, message id, outcome, result, error,
+            retry when (epoch ms), attempt, task name, args, admission, next when, next args
     outcome 'completed' | 'failed' | 'cancelled': the execution ends; result ('' = none) is
             stored under results:<key> and the error ('' = none) in the runs hash, both for
             executionTtl, or the runs hash is deleted when executionTtl is 0
@@ -14,6 +14,10 @@
     outcome 'dead': like 'failed', and the message also goes to the dead-letter stream with
             task name, args, error and attempt; task key or generation may be '' for a message
             that could not be decoded (then only the dead letter is written)
+    admission: the JSON rules the message was admitted with (see claim-1.lua); its
+            concurrency slots are given back and waiters woken
+    next when ('' = none): a perpetual task's successor, scheduled under the same key after
+            the execution ended, with next args ('' = the same args) and attempt 1
   Every message is acknowledged and deleted. An outcome whose generation is not the key's
   current one changes nothing else (a successor exists).
 
@@ -21,13 +25,18 @@
 ]]
 local prefix, group, now, ttl, deadTtl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local out = {}
-for i = 6, #ARGV, 10 do
+for i = 6, #ARGV, 13 do
   local key, generation, id, outcome = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   local result, err, retryWhen, attempt = ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], ARGV[i + 7]
-  local task, args = ARGV[i + 8], ARGV[i + 9]
+  local task, args, admission, nextWhen, nextArgs = ARGV[i + 8], ARGV[i + 9], ARGV[i + 10], ARGV[i + 11], ARGV[i + 12]
   if id ~= '' then
     redis.call('XACK', KEYS[1], group, id)
     redis.call('XDEL', KEYS[1], id)
+  end
+  if admission ~= '' then
+    for _, r in ipairs(cjson.decode(admission)) do
+      if r.t == 'conc' then release_slot(prefix, r.k, r.m, key, now) end
+    end
   end
   if outcome == 'dead' then
     redis.call('XADD', KEYS[2], 'MINID', '~', tonumber(now) - deadTtl, '*',
@@ -39,24 +48,7 @@ for i = 6, #ARGV, 10 do
   if not current or current ~= generation then
     out[#out + 1] = 'superseded'
   elseif outcome == 'retry' then
-    local gen = redis.call('HINCRBY', runs, 'generation', 1)
-    local fields = { 'key', key, 'task', task, 'args', args, 'when', retryWhen, 'attempt', attempt, 'generation', gen }
-    local state
-    redis.call('HDEL', runs, 'worker', 'startedAt')
-    if tonumber(retryWhen) <= tonumber(now) then
-      state = 'queued'
-      local newId = redis.call('XADD', KEYS[1], '*', unpack(fields))
-      redis.call('HSET', runs, 'state', state, 'when', retryWhen, 'attempt', attempt, 'streamId', newId)
-    else
-      state = 'scheduled'
-      redis.call('HSET', prefix .. 'parked:' .. key, unpack(fields))
-      redis.call('ZADD', prefix .. 'queue', retryWhen, key)
-      redis.call('HSET', runs, 'state', state, 'when', retryWhen, 'attempt', attempt)
-      local first = redis.call('ZRANGE', prefix .. 'queue', 0, 0)
-      if first[1] == key then redis.call('PUBLISH', prefix .. 'wake', retryWhen) end
-    end
-    redis.call('PUBLISH', prefix .. 'state:' .. key,
-      cjson.encode({ type = 'state', key = key, state = state, when = tonumber(retryWhen) }))
+    schedule_run(prefix, key, task, args, retryWhen, attempt, now, '', '')
     out[#out + 1] = 'ok'
   else
     local progress = prefix .. 'progress:' .. key
@@ -73,6 +65,9 @@ for i = 6, #ARGV, 10 do
     local event = { type = 'state', key = key, state = outcome, completedAt = tonumber(now) }
     if err ~= '' then event.error = err end
     redis.call('PUBLISH', prefix .. 'state:' .. key, cjson.encode(event))
+    if nextWhen ~= '' and outcome ~= 'cancelled' then
+      schedule_run(prefix, key, task, nextArgs ~= '' and nextArgs or args, nextWhen, 1, now, '', '')
+    end
     out[#out + 1] = 'ok'
   end
 end

@@ -21,48 +21,19 @@ local key, task, args, when, attempt, now, mode = ARGV[1], ARGV[2], ARGV[3], ARG
 local group, prefix = ARGV[8], ARGV[9]
 local runs = KEYS[4]
 
-local state = redis.call('HGET', runs, 'state')
+local run = redis.call('HMGET', runs, 'state', 'streamId', 'waiting', 'when', 'generation')
+local state = run[1]
 if mode == 'add' and (state == 'scheduled' or state == 'queued' or state == 'running') then
-  local live = redis.call('HMGET', runs, 'when', 'generation')
-  return { 'already_scheduled', state, live[1] or when, live[2] or '0' }
+  return { 'already_scheduled', state, run[4] or when, run[5] or '0' }
 end
 
-local streamId = redis.call('HGET', runs, 'streamId')
-if streamId then
-  redis.call('XACK', KEYS[1], group, streamId)
-  redis.call('XDEL', KEYS[1], streamId)
+if run[2] then
+  redis.call('XACK', KEYS[1], group, run[2])
+  redis.call('XDEL', KEYS[1], run[2])
 end
+if run[3] then redis.call('LREM', run[3], 0, key) end
 redis.call('ZREM', KEYS[2], key)
 redis.call('DEL', KEYS[3], prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
 
-local generation = redis.call('HINCRBY', runs, 'generation', 1)
-local fields = { 'key', key, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'generation', generation }
-if ARGV[10] ~= '' then
-  fields[#fields + 1] = 'traceparent'
-  fields[#fields + 1] = ARGV[10]
-  if ARGV[11] ~= '' then
-    fields[#fields + 1] = 'tracestate'
-    fields[#fields + 1] = ARGV[11]
-  end
-end
-
-redis.call('HDEL', runs, 'worker', 'startedAt', 'completedAt', 'error', 'cancel', 'streamId')
-redis.call('PERSIST', runs)
-local newState
-if tonumber(when) <= tonumber(now) then
-  newState = 'queued'
-  local id = redis.call('XADD', KEYS[1], '*', unpack(fields))
-  redis.call('HSET', runs, 'state', newState, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'streamId', id)
-else
-  newState = 'scheduled'
-  redis.call('HSET', KEYS[3], unpack(fields))
-  redis.call('ZADD', KEYS[2], when, key)
-  redis.call('HSET', runs, 'state', newState, 'task', task, 'args', args, 'when', when, 'attempt', attempt)
-  local first = redis.call('ZRANGE', KEYS[2], 0, 0)
-  if first[1] == key then
-    redis.call('PUBLISH', prefix .. 'wake', when)
-  end
-end
-redis.call('PUBLISH', prefix .. 'state:' .. key,
-  cjson.encode({ type = 'state', key = key, state = newState, when = tonumber(when) }))
+local newState, generation = schedule_run(prefix, key, task, args, when, attempt, now, ARGV[10], ARGV[11])
 return { 'scheduled', newState, when, tostring(generation) }

@@ -1,0 +1,61 @@
+--[[
+  Shared functions, prepended to every script of this folder (they are not scripts).
+
+  schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate)
+    Schedule a new execution of `key` (new generation): queued on the stream when due, else
+    parked and queued by time; the runs hash records it and the state is published.
+    Returns state, generation.
+  release_slot(prefix, slots, max, key, now)
+    Give back `key`'s concurrency slot and wake waiters, first come first served, while
+    slots are free: each woken task gets a reserved slot (runs fields 'reserved' and
+    'reservedMax', so that a cancel can give it back) and goes back on the stream.
+]]
+local function schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate)
+  local runs = prefix .. 'runs:' .. key
+  local generation = redis.call('HINCRBY', runs, 'generation', 1)
+  local fields = { 'key', key, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'generation', generation }
+  if traceparent and traceparent ~= '' then
+    fields[#fields + 1] = 'traceparent'
+    fields[#fields + 1] = traceparent
+    if tracestate and tracestate ~= '' then
+      fields[#fields + 1] = 'tracestate'
+      fields[#fields + 1] = tracestate
+    end
+  end
+  redis.call('HDEL', runs, 'worker', 'startedAt', 'completedAt', 'error', 'cancel', 'streamId', 'waiting',
+    'reserved', 'reservedMax')
+  redis.call('PERSIST', runs)
+  local state
+  if tonumber(when) <= tonumber(now) then
+    state = 'queued'
+    local id = redis.call('XADD', prefix .. 'stream', '*', unpack(fields))
+    redis.call('HSET', runs, 'state', state, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'streamId', id)
+  else
+    state = 'scheduled'
+    local queue = prefix .. 'queue'
+    redis.call('HSET', prefix .. 'parked:' .. key, unpack(fields))
+    redis.call('ZADD', queue, when, key)
+    redis.call('HSET', runs, 'state', state, 'task', task, 'args', args, 'when', when, 'attempt', attempt)
+    local first = redis.call('ZRANGE', queue, 0, 0)
+    if first[1] == key then redis.call('PUBLISH', prefix .. 'wake', when) end
+  end
+  redis.call('PUBLISH', prefix .. 'state:' .. key,
+    cjson.encode({ type = 'state', key = key, state = state, when = tonumber(when) }))
+  return state, generation
+end
+
+local function release_slot(prefix, slots, max, key, now)
+  redis.call('ZREM', slots, key)
+  local waiters = slots .. ':waiters'
+  while redis.call('ZCARD', slots) < max do
+    local next = redis.call('LPOP', waiters)
+    if not next then break end
+    local runs = prefix .. 'runs:' .. next
+    local run = redis.call('HMGET', runs, 'state', 'waiting', 'task', 'args', 'when', 'attempt')
+    if run[1] == 'queued' and run[2] == waiters then
+      redis.call('ZADD', slots, now, next)
+      schedule_run(prefix, next, run[3], run[4], run[5], run[6], now, '', '')
+      redis.call('HSET', runs, 'reserved', slots, 'reservedMax', max)
+    end
+  end
+end
