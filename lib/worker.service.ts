@@ -494,7 +494,8 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
       const drained = new Promise<void>((resolve) => this.drainWaiters.push(resolve));
       await within(drained, this.options.shutdownTimeout);
     }
-    if (this.running.size > 0) {
+    const abandoned = this.running.size > 0;
+    if (abandoned) {
       this.logger.warn(
         `shutdown deadline passed with ${this.running.size} task(s) running; they are left to redelivery`,
       );
@@ -511,10 +512,33 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     await this.heartbeat?.stop();
     await within(this.undoCancel?.(), 1_000);
     this.undoCancel = undefined;
+    if (!abandoned) await within(this.forgetConsumer(), 1_000);
     this.blocking?.disconnect();
     this.blocking = undefined;
     this.blockingId = undefined;
     this.mode = 'stopped';
+  }
+
+  /** Remove this worker's consumer from the group when nothing of it is pending. */
+  private async forgetConsumer(): Promise<void> {
+    const { connection, keys } = this.runtime;
+    if (connection.commands.status !== 'ready') return;
+    const pending = (await connection.commands.xpending(
+      keys.stream,
+      CONSUMER_GROUP,
+      '-',
+      '+',
+      1,
+      this.options.name,
+    )) as unknown[];
+    if (pending.length === 0) {
+      await connection.commands.xgroup(
+        'DELCONSUMER',
+        keys.stream,
+        CONSUMER_GROUP,
+        this.options.name,
+      );
+    }
   }
 
   private async shutdown(): Promise<void> {

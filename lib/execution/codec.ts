@@ -6,6 +6,20 @@
  */
 const TAG = '$t';
 
+/** Set an own data property, also for the key "__proto__" (which `o[k] = v` would not). */
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    target[key] = value;
+  }
+}
+
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 class EncodeError extends TypeError {
@@ -81,7 +95,7 @@ function encodeObject(value: object, path: string, seen: Set<object>): Json {
   if (typeof toJSON === 'function') return encodeValue(toJSON.call(value), path, seen);
   const out: { [k: string]: Json } = {};
   for (const k of Object.keys(value)) {
-    out[k] = encodeValue((value as Record<string, unknown>)[k], `${path}.${k}`, seen);
+    define(out, k, encodeValue((value as Record<string, unknown>)[k], `${path}.${k}`, seen));
   }
   return TAG in out ? { [TAG]: 'Object', v: out } : out;
 }
@@ -92,7 +106,7 @@ function decodeValue(value: Json): unknown {
   const tag = value[TAG];
   if (typeof tag !== 'string') {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value)) out[k] = decodeValue(value[k]);
+    for (const k of Object.keys(value)) define(out, k, decodeValue(value[k]));
     return out;
   }
   const v = value.v;
@@ -114,7 +128,7 @@ function decodeValue(value: Json): unknown {
     case 'Object': {
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(v as object))
-        out[k] = decodeValue((v as Record<string, Json>)[k]);
+        define(out, k, decodeValue((v as Record<string, Json>)[k]));
       return out;
     }
     default:

@@ -18,6 +18,12 @@ export function parameterNames(fn: (...args: never[]) => unknown): (string | nul
       else if (c === quote) quote = null;
       continue;
     }
+    if (c === '/' && (source[i + 1] === '*' || source[i + 1] === '/')) {
+      const end = source[i + 1] === '*' ? source.indexOf('*/', i + 2) : source.indexOf('\n', i + 2);
+      i = end < 0 ? source.length : source[i + 1] === '*' ? end + 1 : end;
+      current += ' ';
+      continue;
+    }
     if (c === '"' || c === "'" || c === '`') {
       quote = c;
     } else if (c === '(' || c === '[' || c === '{') {

@@ -11,9 +11,23 @@ export type RedisTarget =
 const SCHEMES =
   'redis://, rediss://, redis+sentinel://host:port,…/<service>[/<db>], redis+cluster://host:port,… or memory://';
 
+/** Split `scheme://[userinfo@]rest` at the last "@", so a password may hold "@" or "/". */
+function splitUserinfo(url: string): { head: string; userinfo?: string; rest: string } {
+  const start = url.indexOf('://');
+  if (start < 0) return { head: '', rest: url };
+  const body = url.slice(start + 3);
+  const at = body.lastIndexOf('@');
+  if (at < 0) return { head: url.slice(0, start + 3), rest: body };
+  return { head: url.slice(0, start + 3), userinfo: body.slice(0, at), rest: body.slice(at + 1) };
+}
+
 /** The URL with its password replaced, for messages and logs. */
 export function redactUrl(url: string): string {
-  return url.replace(/(\/\/[^:/@]*:)[^@/]*@/, '$1***@');
+  const { head, userinfo, rest } = splitUserinfo(url);
+  if (userinfo === undefined) return url;
+  const colon = userinfo.indexOf(':');
+  const user = colon < 0 ? '' : userinfo.slice(0, colon);
+  return `${head}${user}:***@${rest}`;
 }
 
 function fail(url: string, problem: string): never {
@@ -52,10 +66,10 @@ function parseDb(url: string, text: string | undefined): number | undefined {
 export function parseRedisUrl(url: string): RedisTarget {
   const scheme = /^([a-z+]+):\/\//i.exec(url)?.[1]?.toLowerCase();
   if (!scheme) fail(url, 'it has no scheme');
-  const rest = url.slice(scheme.length + 3);
-  const at = rest.lastIndexOf('@', rest.indexOf('/') === -1 ? undefined : rest.indexOf('/'));
-  const auth = at >= 0 ? rest.slice(0, at) : '';
-  const afterAuth = at >= 0 ? rest.slice(at + 1) : rest;
+  const split = splitUserinfo(url);
+  const rest = split.userinfo === undefined ? split.rest : `${split.userinfo}@${split.rest}`;
+  const auth = split.userinfo ?? '';
+  const afterAuth = split.rest;
   const [userPart, ...passParts] = auth.split(':');
   const username =
     auth && passParts.length > 0 ? decodeURIComponent(userPart) || undefined : undefined;
