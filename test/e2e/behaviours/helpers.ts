@@ -1,0 +1,234 @@
+// Helpers of the behaviour tests (test/e2e/behaviours/*.test.ts). They only build on the
+// exports of test/utils.ts that every test file uses.
+import assert from 'node:assert/strict';
+import type { Provider } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { DocketModule } from '../../../lib/index.js';
+import type { DocketModuleOptions, Execution, ExecutionEvent } from '../../../lib/index.js';
+import { REDIS_URL, createDocket, rawRedis, type TestDocket } from '../../utils.js';
+
+/** Wait `ms` inside a handler (never as an assertion). The timer does not hold the process. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** `promise`, or a rejection naming `what` after `ms`: a hung wait fails fast and clearly. */
+export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timed out after ${ms}ms: ${what}`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Check `condition` until it holds (for Redis state no event announces); fails after `timeout`
+ * ms with `what`.
+ */
+export async function until<T>(
+  condition: () => T | Promise<T>,
+  what: string,
+  timeout = 5_000,
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await condition();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout}ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** One run of a handler: when it started and ended (epoch ms) and under which label. */
+export interface Interval {
+  label: string;
+  start: number;
+  end: number;
+}
+
+/** Records the runs of handlers to check how they overlapped. */
+export class Timeline {
+  readonly intervals: Interval[] = [];
+  readonly started: string[] = [];
+  running = 0;
+  maxRunning = 0;
+
+  /** Run `body` as one interval labelled `label`. */
+  async track<T>(label: string, body: () => Promise<T>): Promise<T> {
+    const start = Date.now();
+    this.started.push(label);
+    this.running++;
+    this.maxRunning = Math.max(this.maxRunning, this.running);
+    try {
+      return await body();
+    } finally {
+      this.running--;
+      this.intervals.push({ label, start, end: Date.now() });
+    }
+  }
+
+  /** The intervals whose label passes `filter`, by start time. */
+  of(filter: (label: string) => boolean): Interval[] {
+    return this.intervals.filter((i) => filter(i.label)).sort((a, b) => a.start - b.start);
+  }
+}
+
+/** Whether two intervals share some time. */
+export function overlap(a: Interval, b: Interval): boolean {
+  return a.start < b.end && b.start < a.end;
+}
+
+/** Assert that no two of `intervals` share time. */
+export function assertSequential(intervals: Interval[], what: string): void {
+  const sorted = [...intervals].sort((a, b) => a.start - b.start);
+  for (let i = 1; i < sorted.length; i++) {
+    assert.ok(
+      sorted[i].start >= sorted[i - 1].end,
+      `${what}: ${sorted[i].label} started at ${sorted[i].start} while ${sorted[i - 1].label} ran until ${sorted[i - 1].end}`,
+    );
+  }
+}
+
+/** A live subscription to an execution, recording its events. */
+export interface Recording {
+  /** Every event so far, the current state first. */
+  readonly seen: ExecutionEvent[];
+  /** Resolves with every event once the execution ended. */
+  readonly events: Promise<ExecutionEvent[]>;
+  /** Resolves with the first event (seen or to come) that passes `test`. */
+  when(test: (event: ExecutionEvent, index: number) => boolean): Promise<ExecutionEvent>;
+}
+
+/**
+ * Subscribe to an execution and wait until the subscription is live (its first event, the
+ * current state, has arrived), so that no later change is missed.
+ */
+export async function record(execution: Execution): Promise<Recording> {
+  const iterator = execution.subscribe()[Symbol.asyncIterator]();
+  const seen: ExecutionEvent[] = [];
+  const waiters: {
+    test: (e: ExecutionEvent, i: number) => boolean;
+    resolve: (e: ExecutionEvent) => void;
+  }[] = [];
+  const push = (event: ExecutionEvent) => {
+    const index = seen.push(event) - 1;
+    for (const waiter of [...waiters]) {
+      if (waiter.test(event, index)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(event);
+      }
+    }
+  };
+  const first = await iterator.next();
+  if (!first.done) push(first.value);
+  const events = (async () => {
+    if (first.done) return seen;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return seen;
+      push(next.value);
+    }
+  })();
+  return {
+    seen,
+    events,
+    when: (test) => {
+      const index = seen.findIndex(test);
+      if (index >= 0) return Promise.resolve(seen[index]);
+      return new Promise((resolve) => waiters.push({ test, resolve }));
+    },
+  };
+}
+
+/** The states an execution went through, from its recorded events. */
+export function states(events: ExecutionEvent[]): string[] {
+  return events.flatMap((e) => (e.type === 'state' ? [e.state] : []));
+}
+
+/** Boot several apps on one docket (same name), each with its own worker named `w<i>`. */
+export async function createDockets(
+  count: number,
+  providers: Provider[],
+  options: DocketModuleOptions = {},
+): Promise<TestDocket[]> {
+  const apps: TestDocket[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const worker = options.worker || {};
+      apps.push(
+        await createDocket(providers, {
+          ...options,
+          name: options.name ?? apps[0]?.name,
+          worker: { ...worker, name: `w${i}` },
+        }),
+      );
+    }
+  } catch (error) {
+    await Promise.all(apps.map((app) => app.close()));
+    throw error;
+  }
+  return apps;
+}
+
+/**
+ * Boot a docket that must fail at init; resolves with the error (the module is closed either
+ * way, and a module that booted fails the assertion).
+ */
+export async function bootError(providers: Provider[], name: string): Promise<Error> {
+  const module = await Test.createTestingModule({
+    imports: [DocketModule.forRoot({ url: REDIS_URL, name, worker: { autoStart: false } })],
+    providers,
+  }).compile();
+  module.useLogger(false);
+  try {
+    await module.init();
+  } catch (error) {
+    return error as Error;
+  } finally {
+    await module.close().catch(() => undefined);
+  }
+  assert.fail('the docket booted, but a boot error was expected');
+}
+
+/** The keys of docket `name`, without the `{name}:` prefix, sorted. */
+export async function keysOf(name: string): Promise<string[]> {
+  const redis = rawRedis();
+  try {
+    const prefix = `{${name}}:`;
+    return (await redis.keys(`${prefix}*`)).map((key) => key.slice(prefix.length)).sort();
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The runs hash of a task key of docket `name`. */
+export async function runsOf(name: string, key: string): Promise<Record<string, string>> {
+  const redis = rawRedis();
+  try {
+    return await redis.hgetall(`{${name}}:runs:${key}`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Where `key` is in docket `name`: its stream messages and its place in the queue. */
+export async function whereIs(
+  name: string,
+  key: string,
+): Promise<{ inStream: number; inQueue: boolean }> {
+  const redis = rawRedis();
+  try {
+    const entries = await redis.xrange(`{${name}}:stream`, '-', '+');
+    const inStream = entries.filter(([, fields]) => fields[fields.indexOf('key') + 1] === key);
+    const score = await redis.zscore(`{${name}}:queue`, key);
+    return { inStream: inStream.length, inQueue: score !== null };
+  } finally {
+    redis.disconnect();
+  }
+}
