@@ -5,7 +5,7 @@ import type { Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { DocketModule } from '../../../lib/index.js';
 import type { DocketModuleOptions, Execution, ExecutionEvent } from '../../../lib/index.js';
-import { REDIS_URL, createDocket, rawRedis, type TestDocket } from '../../utils.js';
+import { REDIS_URL, createDocket, rawRedis, uniqueName, type TestDocket } from '../../utils.js';
 
 /** Wait `ms` inside a handler (never as an assertion). The timer does not hold the process. */
 export function sleep(ms: number): Promise<void> {
@@ -151,29 +151,36 @@ export function states(events: ExecutionEvent[]): string[] {
   return events.flatMap((e) => (e.type === 'state' ? [e.state] : []));
 }
 
-/** Boot several apps on one docket (same name), each with its own worker named `w<i>`. */
+/**
+ * Boot `count` apps on one docket (same name) at once, each with its own worker named `w<i>`
+ * and its own connections, as separate processes would be.
+ */
 export async function createDockets(
   count: number,
   providers: Provider[],
   options: DocketModuleOptions = {},
 ): Promise<TestDocket[]> {
-  const apps: TestDocket[] = [];
-  try {
-    for (let i = 0; i < count; i++) {
-      const worker = options.worker || {};
-      apps.push(
-        await createDocket(providers, {
-          ...options,
-          name: options.name ?? apps[0]?.name,
-          worker: { ...worker, name: `w${i}` },
-        }),
-      );
-    }
-  } catch (error) {
+  const name = options.name ?? uniqueName();
+  const worker = options.worker || {};
+  const booted = await Promise.allSettled(
+    Array.from({ length: count }, (_, i) =>
+      createDocket(providers, { ...options, name, worker: { ...worker, name: `w${i}` } }),
+    ),
+  );
+  const apps = booted.flatMap((b) => (b.status === 'fulfilled' ? [b.value] : []));
+  const failed = booted.find((b) => b.status === 'rejected');
+  if (failed) {
     await Promise.all(apps.map((app) => app.close()));
-    throw error;
+    throw failed.reason;
   }
   return apps;
+}
+
+/** Close every app (all of them, even when one fails to close). */
+export async function closeAll(apps: TestDocket[]): Promise<void> {
+  const closed = await Promise.allSettled(apps.map((app) => app.close()));
+  const failed = closed.find((c) => c.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /**
