@@ -14,7 +14,9 @@ function findRedis() {
   const which = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
   const path = which.stdout.trim();
   if (!path) {
-    console.error('redis-server not found: install it (Debian/Ubuntu: apt-get install -y redis-server)');
+    console.error(
+      'redis-server not found: install it (Debian/Ubuntu: apt-get install -y redis-server)',
+    );
     process.exit(1);
   }
   return path;
@@ -56,7 +58,9 @@ async function startRedis(bin, port) {
 }
 
 const filters = process.argv.slice(2);
-const selected = files(root).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const selected = files(root).filter(
+  (f) => filters.length === 0 || filters.some((x) => f.includes(x)),
+);
 if (selected.length === 0) {
   console.error(`no test files match ${filters.join(' ') || '(all)'} under ${root}`);
   process.exit(1);
@@ -70,6 +74,7 @@ process.env.DOCKET_TEST_REDIS_PORT = String(port);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+let todo = 0;
 const stream = run({
   files: selected,
   concurrency: Math.max(2, availableParallelism()),
@@ -81,11 +86,16 @@ stream.on('test:pass', (data) => {
   else passed++;
 });
 stream.on('test:fail', (data) => {
-  if (data.details?.type !== 'suite') failed++;
+  if (data.details?.type === 'suite') return;
+  // A failing `todo` test documents a known bug; like node's own runner, it does not fail the run.
+  if (data.todo) todo++;
+  else failed++;
 });
 stream.compose(spec).pipe(process.stdout);
 await new Promise((resolve) => stream.on('end', resolve));
 redis.kill('SIGTERM');
 await new Promise((r) => setTimeout(r, 100));
-console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+console.log(
+  `\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${todo ? `, ${todo} todo (known bugs)` : ''}`,
+);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

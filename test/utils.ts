@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
 import type { DynamicModule, ModuleMetadata, Provider } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis } from 'ioredis';
@@ -45,7 +47,13 @@ export async function createDocket(
     providers,
   }).compile();
   module.useLogger(false);
-  await module.init();
+  try {
+    await module.init();
+  } catch (error) {
+    // A boot error must not leave the connections open (they would keep the test file alive).
+    await module.close().catch(() => undefined);
+    throw error;
+  }
   return {
     module,
     client: module.get(DocketClient),
@@ -53,6 +61,20 @@ export async function createDocket(
     name,
     close: () => module.close(),
   };
+}
+
+/**
+ * `createDocket` for one test: the docket is closed after the test, whether it passed or not.
+ */
+export async function useDocket(
+  t: { after(fn: () => Promise<void>): void },
+  providers: Provider[] = [],
+  options: DocketModuleOptions = {},
+  imports: ModuleMetadata['imports'] = [],
+): Promise<TestDocket> {
+  const docket = await createDocket(providers, options, imports);
+  t.after(() => docket.close());
+  return docket;
 }
 
 /** A promise with its resolve function, for waiting on what a handler does. */
@@ -97,4 +119,119 @@ export async function assertNoKeyWithoutTtl(name: string): Promise<void> {
   } finally {
     redis.disconnect();
   }
+}
+
+/** The keys of docket `name`, without the `{name}:` prefix, sorted. */
+export async function docketKeys(name: string): Promise<string[]> {
+  const redis = rawRedis();
+  try {
+    const prefix = `{${name}}:`;
+    return (await redis.keys(`${prefix}*`)).map((key) => key.slice(prefix.length)).sort();
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The number of messages of docket `name` that a worker read and has not acknowledged. */
+export async function pendingCount(name: string): Promise<number> {
+  const redis = rawRedis();
+  try {
+    const [count] = (await redis.xpending(`{${name}}:stream`, 'docket-workers')) as [number];
+    return Number(count);
+  } catch (error) {
+    if (String(error).includes('NOGROUP')) return 0;
+    throw error;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The runs hash of a task key of docket `name`. */
+export async function runsHash(name: string, key: string): Promise<Record<string, string>> {
+  const redis = rawRedis();
+  try {
+    return await redis.hgetall(`{${name}}:runs:${key}`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * Check `condition` until it holds, for state that changes without an event to wait on (the
+ * heartbeat registry); fails after `timeout` ms with `what`.
+ */
+export async function waitFor<T>(
+  condition: () => T | Promise<T>,
+  what: string,
+  timeout = 5_000,
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await condition();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout}ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ExtraRedis {
+  url: string;
+  port: number;
+  /** Kill the server (SIGKILL) and wait until it is gone. */
+  kill(): Promise<void>;
+}
+
+/** Start a redis-server of its own on a free port, for tests that take Redis away. */
+export async function startRedisServer(): Promise<ExtraRedis> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const url = `redis://127.0.0.1:${port}/0`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (let i = 0; ; i++) {
+    const probe = new Redis(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    probe.on('error', () => undefined);
+    const up = await probe
+      .connect()
+      .then(() => probe.ping())
+      .then(
+        (reply) => reply === 'PONG',
+        () => false,
+      );
+    probe.disconnect();
+    if (up) break;
+    if (i >= 100) {
+      child.kill('SIGKILL');
+      throw new Error(`redis-server did not start on port ${port}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    port,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
 }

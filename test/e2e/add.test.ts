@@ -2,22 +2,50 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { DocketTask } from '../../lib/index.js';
-import { assertNoKeyWithoutTtl, createDocket, type TestDocket } from '../utils.js';
+import {
+  assertNoKeyWithoutTtl,
+  createDocket,
+  deferred,
+  rawRedis,
+  runsHash,
+  type TestDocket,
+} from '../utils.js';
 
 @Injectable()
 class Tasks {
   calls: string[] = [];
+  gate?: Promise<void>;
+  started?: () => void;
+
   @DocketTask()
   async record(value: string): Promise<string> {
     this.calls.push(value);
     return value.toUpperCase();
   }
+
+  @DocketTask('tasks.renamed')
+  async renamed(value: string): Promise<string> {
+    this.calls.push(`renamed:${value}`);
+    return value;
+  }
+
+  @DocketTask()
+  async gated(value: string): Promise<string> {
+    this.calls.push(value);
+    this.started?.();
+    await this.gate;
+    return value;
+  }
 }
 
-describe('add', () => {
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('add', { timeout: 60_000 }, () => {
   let docket: TestDocket;
+  let tasks: Tasks;
   before(async () => {
-    docket = await createDocket([Tasks]);
+    docket = await createDocket([Tasks], { worker: { minimumCheckInterval: 100 } });
+    tasks = docket.module.get(Tasks);
   });
   after(async () => {
     await assertNoKeyWithoutTtl(docket.name);
@@ -34,6 +62,7 @@ describe('add', () => {
   });
 
   it('refuses a live key and frees it after the run', async () => {
+    tasks.calls = [];
     const first = await docket.client.add(Tasks.prototype.record, { key: 'k1' })('x');
     const second = await docket.client.add(Tasks.prototype.record, { key: 'k1' })('y');
     assert.equal(first.disposition, 'scheduled');
@@ -42,10 +71,112 @@ describe('add', () => {
     const third = await docket.client.add(Tasks.prototype.record, { key: 'k1' })('z');
     assert.equal(third.disposition, 'scheduled');
     await docket.worker.runUntilFinished();
-    const tasks = docket.module.get(Tasks);
-    assert.deepEqual(
-      tasks.calls.filter((c) => c !== 'a'),
-      ['x', 'z'],
+    assert.deepEqual(tasks.calls, ['x', 'z']);
+  });
+
+  it('answers already_scheduled for a scheduled key and changes nothing', async () => {
+    const when = new Date(Date.now() + 60_000);
+    const first = await docket.client.add(Tasks.prototype.record, { key: 'future', when })('old');
+    assert.equal(first.disposition, 'scheduled');
+    assert.equal(first.state, 'scheduled');
+    const second = await docket.client.add(Tasks.prototype.record, { key: 'future', delay: 5 })(
+      'new',
     );
+    assert.equal(second.disposition, 'already_scheduled');
+    assert.equal(second.state, 'scheduled');
+    assert.equal(second.when.getTime(), when.getTime());
+    const runs = await runsHash(docket.name, 'future');
+    assert.equal(runs.args, '["old"]');
+    assert.equal(runs.when, String(when.getTime()));
+    assert.equal(runs.generation, '1');
+    const redis = rawRedis();
+    try {
+      assert.equal(await redis.zscore(`{${docket.name}}:queue`, 'future'), String(when.getTime()));
+      assert.equal(await redis.hget(`{${docket.name}}:parked:future`, 'args'), '["old"]');
+    } finally {
+      redis.disconnect();
+    }
+    await docket.client.cancel('future');
+  });
+
+  it('answers already_scheduled for a queued key and adds no message', async () => {
+    const first = await docket.client.add(Tasks.prototype.record, { key: 'queued' })('one');
+    assert.equal(first.state, 'queued');
+    const second = await docket.client.add(Tasks.prototype.record, { key: 'queued' })('two');
+    assert.equal(second.disposition, 'already_scheduled');
+    assert.equal(second.state, 'queued');
+    const redis = rawRedis();
+    try {
+      assert.equal(await redis.xlen(`{${docket.name}}:stream`), 1);
+    } finally {
+      redis.disconnect();
+    }
+    tasks.calls = [];
+    await docket.worker.runUntilFinished();
+    assert.deepEqual(tasks.calls, ['one']);
+  });
+
+  it('answers already_scheduled for a running key, and schedules it again once it ended', async () => {
+    tasks.calls = [];
+    const gate = deferred();
+    const started = deferred();
+    tasks.gate = gate.promise;
+    tasks.started = started.resolve;
+    try {
+      const first = await docket.client.add(Tasks.prototype.gated, { key: 'busy' })('first');
+      const running = docket.worker.runUntilFinished();
+      await started.promise;
+      const second = await docket.client.add(Tasks.prototype.gated, { key: 'busy' })('second');
+      assert.equal(second.disposition, 'already_scheduled');
+      assert.equal(second.state, 'running');
+      gate.resolve();
+      assert.equal(await first.result({ timeout: 5_000 }), 'first');
+      await running;
+      const third = await docket.client.add(Tasks.prototype.gated, { key: 'busy' })('third');
+      assert.equal(third.disposition, 'scheduled');
+      assert.equal(third.state, 'queued');
+      await docket.worker.runUntilFinished();
+      assert.equal(await third.result({ timeout: 2_000 }), 'third');
+      assert.deepEqual(tasks.calls, ['first', 'third']);
+    } finally {
+      gate.resolve();
+      tasks.gate = undefined;
+      tasks.started = undefined;
+    }
+  });
+
+  it('adds by name and by method reference, also for a renamed task', async () => {
+    tasks.calls = [];
+    const byName = await docket.client.add('record')('by-name');
+    const byRef = await docket.client.add(Tasks.prototype.record)('by-ref');
+    const renamedByRef = await docket.client.add(Tasks.prototype.renamed)('r1');
+    const renamedByName = await docket.client.add('tasks.renamed')('r2');
+    assert.equal(byName.taskName, 'record');
+    assert.equal(byRef.taskName, 'record');
+    assert.equal(renamedByRef.taskName, 'tasks.renamed');
+    assert.equal(renamedByName.taskName, 'tasks.renamed');
+    await docket.worker.runUntilFinished();
+    assert.deepEqual(tasks.calls.sort(), ['by-name', 'by-ref', 'renamed:r1', 'renamed:r2']);
+    assert.equal(await byName.result({ timeout: 2_000 }), 'BY-NAME');
+  });
+
+  it('adds through the bound method of the provider instance', async () => {
+    tasks.calls = [];
+    const execution = await docket.client.add(tasks.record)('bound');
+    await docket.worker.runUntilFinished();
+    assert.equal(await execution.result({ timeout: 2_000 }), 'BOUND');
+    assert.deepEqual(tasks.calls, ['bound']);
+  });
+
+  it('gives each execution a fresh UUIDv7 key by default', async () => {
+    const a = await docket.client.add(Tasks.prototype.record)('u1');
+    const b = await docket.client.add(Tasks.prototype.record)('u2');
+    assert.match(a.key, UUID_V7);
+    assert.match(b.key, UUID_V7);
+    assert.notEqual(a.key, b.key);
+    // Version 7 keys are time-ordered.
+    assert.ok(a.key < b.key, `${a.key} < ${b.key}`);
+    assert.equal((await runsHash(docket.name, a.key)).state, 'queued');
+    await docket.worker.runUntilFinished();
   });
 });

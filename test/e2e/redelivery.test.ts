@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+import { Injectable } from '@nestjs/common';
+import { Ctx, DocketTask, type TaskContext } from '../../lib/index.js';
+import {
+  REDIS_URL,
+  assertNoKeyWithoutTtl,
+  pendingCount,
+  rawRedis,
+  runsHash,
+  uniqueName,
+  useDocket,
+} from '../utils.js';
+
+/** Runs of every docket of this file, whichever app (and provider instance) ran them. */
+const runs: { task: string; value: string; worker: string; startedAt: number }[] = [];
+
+@Injectable()
+class Tasks {
+  @DocketTask()
+  async record(value: string, @Ctx() ctx: TaskContext): Promise<string> {
+    runs.push({ task: 'record', value, worker: ctx.worker, startedAt: Date.now() });
+    return value;
+  }
+
+  /** Same name as the child process's task; here it ends at once. */
+  @DocketTask()
+  async hang(label: string, @Ctx() ctx: TaskContext): Promise<string> {
+    runs.push({ task: 'hang', value: label, worker: ctx.worker, startedAt: Date.now() });
+    return `${ctx.worker}:${label}`;
+  }
+
+  @DocketTask()
+  async long(value: string, @Ctx() ctx: TaskContext): Promise<string> {
+    runs.push({ task: 'long', value, worker: ctx.worker, startedAt: Date.now() });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    return value;
+  }
+}
+
+describe('stale generations', { timeout: 60_000 }, () => {
+  it('a message with an old generation is acknowledged and skipped', async (t) => {
+    runs.length = 0;
+    const docket = await useDocket(t, [Tasks], { worker: { minimumCheckInterval: 100 } });
+    const { name } = docket;
+    await docket.client.add(Tasks.prototype.record, { key: 'k' })('first');
+    const current = await docket.client.replace(Tasks.prototype.record, { key: 'k' })('second');
+    assert.equal(current.generation, 2);
+    const redis = rawRedis();
+    try {
+      // A stale copy, as a producer that lost a race would have left it.
+      await redis.xadd(
+        `{${name}}:stream`,
+        '*',
+        ...['key', 'k', 'task', 'record', 'args', '["stale"]', 'when', String(Date.now())],
+        ...['attempt', '1', 'generation', '1'],
+      );
+      assert.equal(await redis.xlen(`{${name}}:stream`), 2);
+      await docket.worker.runUntilFinished();
+      assert.deepEqual(
+        runs.map((r) => r.value),
+        ['second'],
+      );
+      assert.equal(await current.result({ timeout: 2_000 }), 'second');
+      assert.equal(await pendingCount(name), 0);
+      assert.equal(await redis.xlen(`{${name}}:stream`), 0);
+      const hash = await runsHash(name, 'k');
+      assert.equal(hash.state, 'completed');
+      assert.equal(hash.generation, '2');
+    } finally {
+      redis.disconnect();
+    }
+    await assertNoKeyWithoutTtl(name);
+  });
+
+  it('a stale message read after its key completed does not run it again', async (t) => {
+    runs.length = 0;
+    const docket = await useDocket(t, [Tasks], { worker: { minimumCheckInterval: 100 } });
+    const { name } = docket;
+    const execution = await docket.client.add(Tasks.prototype.record, { key: 'once' })('only');
+    await docket.worker.runUntilFinished();
+    const redis = rawRedis();
+    try {
+      await redis.xadd(
+        `{${name}}:stream`,
+        '*',
+        ...['key', 'once', 'task', 'record', 'args', '["again"]', 'when', String(Date.now())],
+        ...['attempt', '1', 'generation', String(execution.generation)],
+      );
+      await docket.worker.runUntilFinished();
+    } finally {
+      redis.disconnect();
+    }
+    assert.deepEqual(
+      runs.map((r) => r.value),
+      ['only'],
+    );
+    assert.equal(await pendingCount(name), 0);
+    assert.equal((await runsHash(name, 'once')).state, 'completed');
+    await assertNoKeyWithoutTtl(name);
+  });
+});
+
+describe('redelivery', { timeout: 60_000 }, () => {
+  it('runs the task of a worker killed mid-task on another worker after redeliveryTimeout', async (t) => {
+    runs.length = 0;
+    const name = uniqueName('kill');
+    const redeliveryTimeout = 800;
+    const fixture = fileURLToPath(new URL('../fixtures/worker-process.js', import.meta.url));
+    const child = spawn(
+      process.execPath,
+      [fixture, name, REDIS_URL, 'child-worker', String(redeliveryTimeout)],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    t.after(async () => {
+      child.kill('SIGKILL');
+      await exited;
+    });
+    const redis = rawRedis();
+    t.after(async () => {
+      await redis.del(`test-started:${name}`);
+      redis.disconnect();
+    });
+
+    const docket = await useDocket(t, [Tasks], {
+      name,
+      worker: { name: 'survivor', redeliveryTimeout, minimumCheckInterval: 100 },
+    });
+    const execution = await docket.client.add(Tasks.prototype.hang, { key: 'h' })('job');
+    const started = await redis.blpop(`test-started:${name}`, 20);
+    assert.deepEqual(started, [`test-started:${name}`, 'child-worker:job']);
+    assert.equal((await runsHash(name, 'h')).worker, 'child-worker');
+
+    const [[, , idleAtKill]] = (await redis.xpending(
+      `{${name}}:stream`,
+      'docket-workers',
+      '-',
+      '+',
+      10,
+    )) as [string, string, number, number][];
+    child.kill('SIGKILL');
+    const killedAt = Date.now();
+    await exited;
+
+    await docket.worker.runUntilFinished();
+    assert.equal(await execution.result({ timeout: 5_000 }), 'survivor:job');
+    assert.equal(runs.length, 1);
+    const [run] = runs;
+    assert.equal(run.worker, 'survivor');
+    // Not before the message sat idle for redeliveryTimeout (counted from the child's last lease).
+    assert.ok(
+      run.startedAt >= killedAt + redeliveryTimeout - idleAtKill,
+      `redelivered ${killedAt + redeliveryTimeout - idleAtKill - run.startedAt}ms early`,
+    );
+    assert.ok(
+      run.startedAt - killedAt < 5_000,
+      `redelivered ${run.startedAt - killedAt}ms after kill`,
+    );
+    const hash = await runsHash(name, 'h');
+    assert.equal(hash.state, 'completed');
+    assert.equal(hash.worker, 'survivor');
+    assert.equal(await redis.llen(`test-started:${name}`), 0);
+    assert.equal(await pendingCount(name), 0);
+    await assertNoKeyWithoutTtl(name);
+  });
+
+  it('does not take a long task from a live worker that renews its lease', async (t) => {
+    runs.length = 0;
+    const name = uniqueName('lease');
+    const options = (worker: string) => ({
+      name,
+      worker: { name: worker, redeliveryTimeout: 400, minimumCheckInterval: 50 },
+    });
+    const first = await useDocket(t, [Tasks], options('w1'));
+    const second = await useDocket(t, [Tasks], options('w2'));
+    void first.worker.runForever();
+    void second.worker.runForever();
+    const execution = await first.client.add(Tasks.prototype.long, { key: 'l' })('slow');
+    assert.equal(await execution.result({ timeout: 10_000 }), 'slow');
+    assert.equal(runs.length, 1, `ran on ${runs.map((r) => r.worker).join(' and ')}`);
+    assert.equal(await pendingCount(name), 0);
+    assert.equal((await runsHash(name, 'l')).state, 'completed');
+    await assertNoKeyWithoutTtl(name);
+  });
+});

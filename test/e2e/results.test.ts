@@ -1,0 +1,244 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Injectable } from '@nestjs/common';
+import {
+  Ctx,
+  DocketTask,
+  type ExecutionEvent,
+  type Execution,
+  type TaskContext,
+} from '../../lib/index.js';
+import { assertNoKeyWithoutTtl, docketKeys, useDocket } from '../utils.js';
+
+class MyError extends Error {
+  override name = 'MyError';
+}
+
+interface Payload {
+  at: Date;
+  big: bigint;
+  map: Map<string, unknown>;
+  set: Set<unknown>;
+  buffer: Buffer;
+  nothing: undefined;
+  nested: { list: unknown[]; deeper: { when: Date; n: bigint } };
+}
+
+function payload(): Payload {
+  return {
+    at: new Date('2030-01-02T03:04:05.678Z'),
+    big: 2n ** 70n,
+    map: new Map<string, unknown>([
+      ['a', 1],
+      ['b', new Set([new Date(5)])],
+    ]),
+    set: new Set(['x', 2, null]),
+    buffer: Buffer.from('héllo wörld'),
+    nothing: undefined,
+    nested: { list: [undefined, 1, 'two', [3n]], deeper: { when: new Date(0), n: -7n } },
+  };
+}
+
+@Injectable()
+class Tasks {
+  received: unknown[] = [];
+
+  @DocketTask()
+  async echo(value: Payload, extra: undefined, tail: bigint): Promise<unknown> {
+    this.received.push(value, extra, tail);
+    return { value, extra, tail, types: [value.map instanceof Map, Buffer.isBuffer(value.buffer)] };
+  }
+
+  @DocketTask()
+  async nothing(): Promise<void> {}
+
+  @DocketTask()
+  async raise(message: string): Promise<never> {
+    throw new MyError(message);
+  }
+
+  @DocketTask()
+  async broken(message: string): Promise<never> {
+    throw new Error(message);
+  }
+
+  @DocketTask()
+  async report(@Ctx() ctx: TaskContext): Promise<string> {
+    await ctx.progress.setTotal(3);
+    await ctx.progress.increment();
+    await ctx.progress.increment();
+    await ctx.progress.setMessage('almost');
+    await ctx.progress.increment();
+    return 'reported';
+  }
+}
+
+const FAST = { worker: { minimumCheckInterval: 100 } };
+
+/**
+ * Subscribe and take the first (current) event before anything else happens; `collected` ends
+ * with the subscription.
+ */
+async function subscribeNow(
+  execution: Execution,
+): Promise<{ collected: Promise<ExecutionEvent[]> }> {
+  const iterator = execution.subscribe()[Symbol.asyncIterator]();
+  const events: ExecutionEvent[] = [];
+  const first = await iterator.next();
+  if (!first.done) events.push(first.value);
+  const collected = (async () => {
+    for (let r = await iterator.next(); !r.done; r = await iterator.next()) events.push(r.value);
+    return events;
+  })();
+  return { collected };
+}
+
+describe('results and events', { timeout: 30_000 }, () => {
+  it('round-trip Date, BigInt, Map, Set, Buffer, undefined and nested objects', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const tasks = docket.module.get(Tasks);
+    const execution = await docket.client.add(Tasks.prototype.echo)(payload(), undefined, 42n);
+    await docket.worker.runUntilFinished();
+    const result = await execution.result<Record<string, unknown>>({ timeout: 2_000 });
+    assert.deepEqual(tasks.received, [payload(), undefined, 42n]);
+    assert.deepEqual(result, {
+      value: payload(),
+      extra: undefined,
+      tail: 42n,
+      types: [true, true],
+    });
+    assert.ok(Object.hasOwn(result, 'extra'));
+    const value = result.value as Payload;
+    assert.ok(value.at instanceof Date);
+    assert.ok(value.map instanceof Map);
+    assert.ok(value.set instanceof Set);
+    assert.ok(Buffer.isBuffer(value.buffer));
+    assert.equal(typeof value.big, 'bigint');
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('give undefined for a task that returns nothing', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const execution = await docket.client.add(Tasks.prototype.nothing)();
+    await docket.worker.runUntilFinished();
+    assert.equal(await execution.result({ timeout: 2_000 }), undefined);
+    assert.equal(execution.state, 'completed');
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('rebuild a thrown custom error with its name and message', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const execution = await docket.client.add(Tasks.prototype.raise)('it went wrong: badly');
+    await docket.worker.runUntilFinished();
+    await assert.rejects(execution.result({ timeout: 2_000 }), (error: Error) => {
+      assert.ok(error instanceof Error);
+      assert.equal(error.name, 'MyError');
+      assert.equal(error.message, 'it went wrong: badly');
+      return true;
+    });
+    assert.equal(execution.state, 'failed');
+    assert.equal(execution.error, 'MyError: it went wrong: badly');
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('show state, worker and times through getExecution after completion', async (t) => {
+    const docket = await useDocket(t, [Tasks], { worker: { name: 'results-worker' } });
+    const added = await docket.client.add(Tasks.prototype.nothing, { key: 'seen' })();
+    await docket.worker.runUntilFinished();
+    const execution = await docket.client.getExecution('seen');
+    assert.ok(execution);
+    assert.equal(execution.key, 'seen');
+    assert.equal(execution.taskName, 'nothing');
+    assert.deepEqual(execution.args, []);
+    assert.equal(execution.state, 'completed');
+    assert.equal(execution.worker, 'results-worker');
+    assert.equal(execution.attempt, 1);
+    assert.ok(execution.startedAt instanceof Date);
+    assert.ok(execution.completedAt instanceof Date);
+    assert.ok(execution.startedAt.getTime() >= added.when.getTime());
+    assert.ok(execution.completedAt.getTime() >= execution.startedAt.getTime());
+    assert.equal(execution.error, undefined);
+    assert.equal(await docket.client.getExecution('no-such-key'), null);
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('arrive through subscribe() as queued → running → completed, with progress in order', async (t) => {
+    const docket = await useDocket(t, [Tasks], { worker: { name: 'sub-worker' } });
+    const execution = await docket.client.add(Tasks.prototype.report)();
+    const { collected } = await subscribeNow(execution);
+    await docket.worker.runUntilFinished();
+    const events = await collected;
+    assert.deepEqual(
+      events.filter((e) => e.type === 'state').map((e) => e.state),
+      ['queued', 'running', 'completed'],
+    );
+    const running = events.find((e) => e.type === 'state' && e.state === 'running');
+    assert.equal(running?.type === 'state' && running.worker, 'sub-worker');
+    const progress = events
+      .filter((e) => e.type === 'progress')
+      .map((e) => [e.current, e.total, e.message]);
+    assert.deepEqual(progress, [
+      [null, 100, null],
+      [0, 3, null],
+      [1, 3, null],
+      [2, 3, null],
+      [2, 3, 'almost'],
+      [3, 3, 'almost'],
+    ]);
+    const completedAt = events.findIndex((e) => e.type === 'state' && e.state === 'completed');
+    assert.equal(completedAt, events.length - 1, 'the terminal state is the last event');
+    assert.equal(execution.state, 'completed');
+    assert.deepEqual(execution.progress.current, 3);
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('of a failing task end with failed and the error "Error: <message>"', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const execution = await docket.client.add(Tasks.prototype.broken)('no luck');
+    const { collected } = await subscribeNow(execution);
+    await docket.worker.runUntilFinished();
+    const states = (await collected).filter((e) => e.type === 'state');
+    assert.deepEqual(
+      states.map((e) => e.state),
+      ['queued', 'running', 'failed'],
+    );
+    assert.equal(states.at(-1)?.error, 'Error: no luck');
+    assert.ok(states.at(-1)?.completedAt instanceof Date);
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('of a finished execution: subscribe() gives the final state and ends', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const execution = await docket.client.add(Tasks.prototype.nothing)();
+    await docket.worker.runUntilFinished();
+    const events: ExecutionEvent[] = [];
+    for await (const event of execution.subscribe()) events.push(event);
+    assert.deepEqual(
+      events.map((e) => e.type === 'state' && e.state),
+      ['completed', false],
+    );
+  });
+});
+
+describe('executionTtl: 0', { timeout: 30_000 }, () => {
+  it('keeps no state, result or progress once executions end', async (t) => {
+    const docket = await useDocket(t, [Tasks], { ...FAST, executionTtl: 0 });
+    const done = await docket.client.add(Tasks.prototype.report, { key: 'done' })();
+    await docket.client.add(Tasks.prototype.broken, { key: 'failed' })('x');
+    await docket.client.add(Tasks.prototype.echo, { key: 'cancelled', delay: 60_000 })(
+      payload(),
+      undefined,
+      1n,
+    );
+    await docket.client.cancel('cancelled');
+    await docket.worker.runUntilFinished();
+    const keys = await docketKeys(docket.name);
+    assert.deepEqual(
+      keys.filter((k) => !['stream', 'queue', 'dead', 'workers', 'strikes'].includes(k)),
+      [],
+    );
+    assert.equal(await docket.client.getExecution('done'), null);
+    await assert.rejects(done.result({ timeout: 1_000 }), /unknown to Redis/);
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+});

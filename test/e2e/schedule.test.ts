@@ -1,0 +1,246 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Injectable } from '@nestjs/common';
+import { Ctx, DocketTask, type TaskContext } from '../../lib/index.js';
+import {
+  assertNoKeyWithoutTtl,
+  deferred,
+  rawRedis,
+  runsHash,
+  useDocket,
+  waitFor,
+} from '../utils.js';
+
+interface Start {
+  value: string;
+  key: string;
+  when: number;
+  startedAt: number;
+}
+
+@Injectable()
+class Tasks {
+  starts: Start[] = [];
+  gate?: Promise<void>;
+  started?: () => void;
+
+  @DocketTask()
+  async stamp(value: string, @Ctx() ctx: TaskContext): Promise<string> {
+    const startedAt = Date.now();
+    this.starts.push({ value, key: ctx.key, when: ctx.execution.when.getTime(), startedAt });
+    return value;
+  }
+
+  @DocketTask()
+  async gated(value: string): Promise<string> {
+    this.starts.push({ value, key: '', when: 0, startedAt: Date.now() });
+    this.started?.();
+    await this.gate;
+    return value;
+  }
+}
+
+const FAST = { worker: { minimumCheckInterval: 100 } };
+
+describe('future tasks', { timeout: 60_000 }, () => {
+  it('never start before "delay" is over and start promptly after', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const tasks = docket.module.get(Tasks);
+    const before = Date.now();
+    const execution = await docket.client.add(Tasks.prototype.stamp, { delay: 400 })('d');
+    assert.equal(execution.state, 'scheduled');
+    assert.ok(execution.when.getTime() >= before + 400);
+    await docket.worker.runUntilFinished();
+    assert.equal(await execution.result({ timeout: 2_000 }), 'd');
+    const [start] = tasks.starts;
+    assert.equal(start.when, execution.when.getTime());
+    assert.ok(start.startedAt >= start.when, `started ${start.when - start.startedAt}ms early`);
+    assert.ok(
+      start.startedAt - start.when < 1_000,
+      `started ${start.startedAt - start.when}ms late`,
+    );
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('never start before "when" and start promptly after, in the order of their times', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const tasks = docket.module.get(Tasks);
+    const now = Date.now();
+    const add = (value: string, ms: number) =>
+      docket.client.add(Tasks.prototype.stamp, { when: new Date(now + ms) })(value);
+    const c = await add('c', 700);
+    const a = await add('a', 250);
+    const b = await add('b', 450);
+    const worker = docket.worker.runUntilFinished();
+    await Promise.all([a, b, c].map((e) => e.result({ timeout: 5_000 })));
+    await worker;
+    assert.deepEqual(
+      tasks.starts.map((s) => s.value),
+      ['a', 'b', 'c'],
+    );
+    for (const [start, ms] of tasks.starts.map((s, i) => [s, [250, 450, 700][i]] as const)) {
+      assert.equal(start.when, now + ms);
+      assert.ok(
+        start.startedAt >= start.when,
+        `${start.value} started ${start.when - start.startedAt}ms early`,
+      );
+      assert.ok(
+        start.startedAt - start.when < 1_000,
+        `${start.value} started ${start.startedAt - start.when}ms late`,
+      );
+    }
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('wake the sleeping scheduler when an earlier task is added', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const tasks = docket.module.get(Tasks);
+    void docket.worker.runForever();
+    await waitFor(() => docket.worker.lastPollAt > 0, 'the worker to poll');
+    await docket.client.add(Tasks.prototype.stamp, { key: 'late', delay: 10_000 })('late');
+    // Let the scheduler plan its sleep until the late task before the early one arrives.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const added = Date.now();
+    const early = await docket.client.add(Tasks.prototype.stamp, { key: 'early', delay: 200 })(
+      'early',
+    );
+    assert.equal(await early.result({ timeout: 5_000 }), 'early');
+    const [start] = tasks.starts;
+    assert.equal(start.value, 'early');
+    assert.ok(start.startedAt >= start.when);
+    assert.ok(start.startedAt - added < 1_500, `ran ${start.startedAt - added}ms after the add`);
+    assert.equal((await runsHash(docket.name, 'late')).state, 'scheduled');
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('run at once when "when" is in the past', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const execution = await docket.client.add(Tasks.prototype.stamp, {
+      when: new Date(Date.now() - 60_000),
+    })('past');
+    assert.equal(execution.state, 'queued');
+    await docket.worker.runUntilFinished();
+    assert.equal(await execution.result({ timeout: 2_000 }), 'past');
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+});
+
+describe('replace', { timeout: 60_000 }, () => {
+  it('of a scheduled task: the new arguments and time win, the old never runs', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const tasks = docket.module.get(Tasks);
+    const old = await docket.client.add(Tasks.prototype.stamp, { key: 'r', delay: 60_000 })('old');
+    assert.equal(old.state, 'scheduled');
+    const replaced = await docket.client.replace(Tasks.prototype.stamp, { key: 'r', delay: 200 })(
+      'new',
+    );
+    assert.equal(replaced.disposition, 'scheduled');
+    assert.equal(replaced.state, 'scheduled');
+    assert.ok(replaced.when.getTime() < old.when.getTime());
+    const redis = rawRedis();
+    try {
+      assert.equal(await redis.zcard(`{${docket.name}}:queue`), 1);
+      assert.equal(
+        await redis.zscore(`{${docket.name}}:queue`, 'r'),
+        String(replaced.when.getTime()),
+      );
+      assert.equal(await redis.hget(`{${docket.name}}:parked:r`, 'args'), '["new"]');
+    } finally {
+      redis.disconnect();
+    }
+    await docket.worker.runUntilFinished();
+    assert.deepEqual(
+      tasks.starts.map((s) => s.value),
+      ['new'],
+    );
+    assert.ok(tasks.starts[0].startedAt >= replaced.when.getTime());
+    assert.equal(await replaced.result({ timeout: 2_000 }), 'new');
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('of a queued task: only the new message stays in the stream', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const tasks = docket.module.get(Tasks);
+    await docket.client.add(Tasks.prototype.stamp, { key: 'q' })('old');
+    const replaced = await docket.client.replace(Tasks.prototype.stamp, { key: 'q' })('new');
+    assert.equal(replaced.disposition, 'scheduled');
+    assert.equal(replaced.state, 'queued');
+    const redis = rawRedis();
+    try {
+      const entries = await redis.xrange(`{${docket.name}}:stream`, '-', '+');
+      assert.equal(entries.length, 1);
+      const fields = entries[0][1];
+      assert.equal(fields[fields.indexOf('args') + 1], '["new"]');
+    } finally {
+      redis.disconnect();
+    }
+    await docket.worker.runUntilFinished();
+    assert.deepEqual(
+      tasks.starts.map((s) => s.value),
+      ['new'],
+    );
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('of a future task with a due one moves it from the queue to the stream', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const tasks = docket.module.get(Tasks);
+    await docket.client.add(Tasks.prototype.stamp, { key: 'f', delay: 60_000 })('later');
+    const replaced = await docket.client.replace(Tasks.prototype.stamp, { key: 'f' })('now');
+    assert.equal(replaced.state, 'queued');
+    const redis = rawRedis();
+    try {
+      assert.equal(await redis.zcard(`{${docket.name}}:queue`), 0);
+      assert.equal(await redis.exists(`{${docket.name}}:parked:f`), 0);
+      assert.equal(await redis.xlen(`{${docket.name}}:stream`), 1);
+    } finally {
+      redis.disconnect();
+    }
+    await docket.worker.runUntilFinished();
+    assert.deepEqual(
+      tasks.starts.map((s) => s.value),
+      ['now'],
+    );
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('of a key that does not exist acts as add', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const execution = await docket.client.replace('stamp', { key: 'fresh' })('v');
+    assert.equal(execution.disposition, 'scheduled');
+    assert.equal(execution.state, 'queued');
+    await docket.worker.runUntilFinished();
+    assert.equal(await execution.result({ timeout: 2_000 }), 'v');
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('of a running task: its stale completion does not overwrite the successor', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const tasks = docket.module.get(Tasks);
+    const gate = deferred();
+    const started = deferred();
+    tasks.gate = gate.promise;
+    tasks.started = started.resolve;
+    t.after(() => gate.resolve());
+    await docket.client.add(Tasks.prototype.gated, { key: 'g' })('first');
+    void docket.worker.runForever();
+    await started.promise;
+    const successor = await docket.client.replace(Tasks.prototype.gated, {
+      key: 'g',
+      delay: 60_000,
+    })('second');
+    assert.equal(successor.state, 'scheduled');
+    gate.resolve();
+    await waitFor(() => docket.worker.activeTasks === 0, 'the first run to end');
+    const runs = await runsHash(docket.name, 'g');
+    assert.equal(runs.state, 'scheduled');
+    assert.equal(runs.generation, String(successor.generation));
+    assert.equal(runs.args, '["second"]');
+    assert.equal(runs.completedAt, undefined);
+    assert.deepEqual(
+      tasks.starts.map((s) => s.value),
+      ['first'],
+    );
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+});
