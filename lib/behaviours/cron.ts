@@ -21,6 +21,11 @@ export class CronSchedule {
         `"${expression}" is not a 5-field cron expression (minute hour day month weekday)`,
       );
     }
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: options.tz });
+    } catch {
+      throw new Error(`"${options.tz}" is not an IANA time zone`);
+    }
     this.cron = new Cron(expression, { timezone: options.tz, paused: true });
   }
 

@@ -119,6 +119,11 @@ export class Execution {
     const deadline =
       options.deadline?.getTime() ??
       (options.timeout === undefined ? undefined : Date.now() + options.timeout);
+    if (deadline !== undefined && deadline <= Date.now()) {
+      // No time to wait: answer from what Redis holds now.
+      if ((await this.sync()) && TERMINAL_STATES.has(this.state)) return this.outcome<T>();
+      throw new TimeoutError(`execution ${this.key} did not finish in time`);
+    }
     const events = this.events();
     try {
       for (;;) {

@@ -11,6 +11,9 @@
       { "t": "rate", "k": key, "l": limit, "p": per ms, "d": drop }   sliding window of starts
       { "t": "conc", "k": key, "m": max, "s": stale ms }     at most max running at once
 
+  A message with generation 0 whose key has no runs hash comes from a producer that writes
+  only the stream (see the README's wire format): its runs hash is made from the message.
+
   Returns one status per group:
     'run'        the runs hash says running (worker, startedAt); 'running' is published
     'superseded' the key was rescheduled, replaced or cleared since this message was written;
@@ -105,6 +108,17 @@ for i = 6, #ARGV, 4 do
   local rules = admission ~= '' and cjson.decode(admission) or {}
   local runs = prefix .. 'runs:' .. key
   local current = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'task', 'args', 'attempt')
+  if generation == '0' and current[1] == false then
+    -- a message from a producer that writes only the stream: it gets its runs hash now
+    local fields = redis.call('XRANGE', stream, id, id)[1]
+    local f = {}
+    if fields then
+      for j = 1, #fields[2], 2 do f[fields[2][j]] = fields[2][j + 1] end
+    end
+    redis.call('HSET', runs, 'generation', '0', 'state', 'queued', 'task', f.task or '', 'args', f.args or '[]',
+      'when', f.when or now, 'attempt', f.attempt or '1')
+    current = { '0', 'queued', false, f.task, f.args, f.attempt }
+  end
   local state = current[2]
   if current[1] ~= generation or state == 'completed' or state == 'failed' or state == 'cancelled' then
     ack(id)
