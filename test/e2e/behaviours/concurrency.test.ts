@@ -1,0 +1,211 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Injectable } from '@nestjs/common';
+import { Ctx, DocketTask, ExecutionCancelledError, type TaskContext } from '../../../lib/index.js';
+import { assertNoKeyWithoutTtl, createDocket, deferred, type TestDocket } from '../../utils.js';
+import {
+  Timeline,
+  assertSequential,
+  closeAll,
+  createDockets,
+  overlap,
+  runsOf,
+  sleep,
+  until,
+  within,
+} from './helpers.js';
+
+@Injectable()
+class ConcurrencyTasks {
+  timeline = new Timeline();
+  gate = deferred();
+  firstStarted = deferred();
+
+  @DocketTask({ concurrency: { max: 1, argument: 'customerId' } })
+  async perCustomer(customerId: number, label: string): Promise<void> {
+    await this.timeline.track(`${customerId}:${label}`, () => sleep(60));
+  }
+
+  @DocketTask({ concurrency: { max: 2 } })
+  async perTask(label: string): Promise<void> {
+    await this.timeline.track(label, () => sleep(50));
+  }
+
+  @DocketTask({ concurrency: { max: 1 } })
+  async gated(label: string): Promise<void> {
+    await this.timeline.track(label, async () => {
+      this.firstStarted.resolve();
+      await this.gate.promise;
+    });
+  }
+
+  @DocketTask({ concurrency: { max: 1, scope: 'reports' } })
+  async dailyReport(label: string): Promise<void> {
+    await this.timeline.track(`daily:${label}`, () => sleep(40));
+  }
+
+  @DocketTask({ concurrency: { max: 1, scope: 'reports' } })
+  async weeklyReport(label: string): Promise<void> {
+    await this.timeline.track(`weekly:${label}`, () => sleep(40));
+  }
+}
+
+/** Shared by the two apps of the cross-worker test. */
+const acrossWorkers = { timeline: new Timeline(), workers: new Set<string>() };
+
+@Injectable()
+class CrossWorkerTasks {
+  @DocketTask({ concurrency: { max: 2 } })
+  async bounded(label: string, @Ctx() ctx: TaskContext): Promise<void> {
+    acrossWorkers.workers.add(ctx.worker);
+    await acrossWorkers.timeline.track(label, () => sleep(80));
+  }
+}
+
+describe('concurrency', () => {
+  it('never overlaps two runs for one argument value, while other values run alongside', async () => {
+    const docket = await createDocket([ConcurrencyTasks]);
+    try {
+      const tasks = docket.module.get(ConcurrencyTasks);
+      // A fresh key per call: the function add() returns reuses its key.
+      const add = (customerId: number, label: string) =>
+        docket.client.add(ConcurrencyTasks.prototype.perCustomer)(customerId, label);
+      for (const label of ['a', 'b', 'c']) {
+        await add(1, label);
+        await add(2, label);
+      }
+      await within(docket.worker.runUntilFinished(), 10_000, 'all six runs');
+      const one = tasks.timeline.of((l) => l.startsWith('1:'));
+      const two = tasks.timeline.of((l) => l.startsWith('2:'));
+      assert.equal(one.length, 3);
+      assert.equal(two.length, 3);
+      assertSequential(one, 'customer 1');
+      assertSequential(two, 'customer 2');
+      assert.ok(
+        one.some((a) => two.some((b) => overlap(a, b))),
+        'customers 1 and 2 never ran at the same time',
+      );
+      assert.deepEqual(
+        one.map((i) => i.label),
+        ['1:a', '1:b', '1:c'],
+      );
+      await assertNoKeyWithoutTtl(docket.name);
+    } finally {
+      await docket.close();
+    }
+  });
+
+  it('starts waiting tasks in the order they arrived', async () => {
+    const docket = await createDocket([ConcurrencyTasks]);
+    try {
+      const tasks = docket.module.get(ConcurrencyTasks);
+      const add = (label: string) => docket.client.add(ConcurrencyTasks.prototype.gated)(label);
+      await add('first');
+      const running = docket.worker.runUntilFinished();
+      await within(tasks.firstStarted.promise, 5_000, 'the first task to start');
+      const later = ['second', 'third', 'fourth', 'fifth', 'sixth'];
+      for (const label of later) {
+        const execution = await add(label);
+        // It arrived while the slot is taken: it waits in line before the next one comes.
+        await until(
+          async () => (await runsOf(docket.name, execution.key)).waiting,
+          `${label} to wait`,
+        );
+      }
+      tasks.gate.resolve();
+      await within(running, 10_000, 'the line to drain');
+      assert.deepEqual(tasks.timeline.started, ['first', ...later]);
+      assertSequential(tasks.timeline.intervals, 'gated');
+      await assertNoKeyWithoutTtl(docket.name);
+    } finally {
+      openGate(docket);
+      await docket.close();
+    }
+  });
+
+  it('holds a per-task limit below the worker concurrency', async () => {
+    const docket = await createDocket([ConcurrencyTasks], { worker: { concurrency: 10 } });
+    try {
+      const tasks = docket.module.get(ConcurrencyTasks);
+      for (let i = 0; i < 8; i++)
+        await docket.client.add(ConcurrencyTasks.prototype.perTask)(`t${i}`);
+      await within(docket.worker.runUntilFinished(), 10_000, 'all eight runs');
+      assert.equal(tasks.timeline.intervals.length, 8);
+      assert.equal(tasks.timeline.maxRunning, 2);
+      await assertNoKeyWithoutTtl(docket.name);
+    } finally {
+      await docket.close();
+    }
+  });
+
+  it('holds the limit across two workers of one docket', async () => {
+    const apps = await createDockets(2, [CrossWorkerTasks], { worker: { concurrency: 10 } });
+    const [a, b] = apps;
+    try {
+      for (let i = 0; i < 10; i++) {
+        await (i % 2 ? a : b).client.add(CrossWorkerTasks.prototype.bounded)(`t${i}`);
+      }
+      await within(
+        Promise.all([a.worker.runUntilFinished(), b.worker.runUntilFinished()]),
+        20_000,
+        'all ten runs',
+      );
+      assert.equal(acrossWorkers.timeline.intervals.length, 10);
+      assert.equal(acrossWorkers.timeline.maxRunning, 2);
+      await assertNoKeyWithoutTtl(a.name);
+    } finally {
+      await closeAll(apps);
+    }
+  });
+
+  it('removes a cancelled waiting task from the line; the others go on', async () => {
+    const docket = await createDocket([ConcurrencyTasks]);
+    try {
+      const tasks = docket.module.get(ConcurrencyTasks);
+      const add = (label: string) => docket.client.add(ConcurrencyTasks.prototype.gated)(label);
+      const first = await add('first');
+      const second = await add('second');
+      const third = await add('third');
+      const running = docket.worker.runUntilFinished();
+      await within(tasks.firstStarted.promise, 5_000, 'the first task to start');
+      await until(async () => (await runsOf(docket.name, second.key)).waiting, 'second to wait');
+      await docket.client.cancel(second.key);
+      await assert.rejects(second.result({ timeout: 2_000 }), ExecutionCancelledError);
+      tasks.gate.resolve();
+      await within(running, 10_000, 'the line to drain');
+      assert.deepEqual(tasks.timeline.started, ['first', 'third']);
+      await first.result({ timeout: 2_000 });
+      await third.result({ timeout: 2_000 });
+      assert.equal(first.state, 'completed');
+      assert.equal(third.state, 'completed');
+      assert.equal((await docket.client.getExecution(second.key))?.state, 'cancelled');
+      await assertNoKeyWithoutTtl(docket.name);
+    } finally {
+      openGate(docket);
+      await docket.close();
+    }
+  });
+
+  it('shares one limit between the tasks of a scope', async () => {
+    const docket = await createDocket([ConcurrencyTasks]);
+    try {
+      const tasks = docket.module.get(ConcurrencyTasks);
+      for (const label of ['1', '2', '3']) {
+        await docket.client.add(ConcurrencyTasks.prototype.dailyReport)(label);
+        await docket.client.add(ConcurrencyTasks.prototype.weeklyReport)(label);
+      }
+      await within(docket.worker.runUntilFinished(), 10_000, 'all six reports');
+      assert.equal(tasks.timeline.intervals.length, 6);
+      assert.equal(tasks.timeline.maxRunning, 1);
+      assertSequential(tasks.timeline.intervals, 'reports');
+      await assertNoKeyWithoutTtl(docket.name);
+    } finally {
+      await docket.close();
+    }
+  });
+});
+
+/** Let a gated task end (so that closing does not wait on it). */
+function openGate(docket: TestDocket): void {
+  docket.module.get(ConcurrencyTasks).gate.resolve();
+}
