@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Injectable } from '@nestjs/common';
+import { Ctx, DocketTask, type TaskContext } from '../../lib/index.js';
+import {
+  assertNoKeyWithoutTtl,
+  createDocket,
+  deferred,
+  pendingCount,
+  runsHash,
+  startRedisServer,
+  uniqueName,
+  useDocket,
+  waitFor,
+} from '../utils.js';
+
+/** Shared by every app of this file (each app has its own provider instance). */
+const state = {
+  runs: [] as { worker: string; startedAt: number; endedAt?: number; abortedAt?: number }[],
+  started: deferred(),
+  release: deferred(),
+};
+
+@Injectable()
+class Tasks {
+  /** Ends 400 ms after it started. */
+  @DocketTask()
+  async brief(@Ctx() ctx: TaskContext): Promise<string> {
+    const run: (typeof state.runs)[number] = { worker: ctx.worker, startedAt: Date.now() };
+    state.runs.push(run);
+    state.started.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    run.endedAt = Date.now();
+    return 'brief';
+  }
+
+  /** The first run ignores its signal for 5 s (or until released); later runs end at once. */
+  @DocketTask()
+  async deaf(@Ctx() ctx: TaskContext): Promise<string> {
+    const run: (typeof state.runs)[number] = { worker: ctx.worker, startedAt: Date.now() };
+    state.runs.push(run);
+    ctx.signal.addEventListener('abort', () => (run.abortedAt = Date.now()), { once: true });
+    state.started.resolve();
+    if (state.runs.length === 1) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        state.release.promise,
+        new Promise((resolve) => (timer = setTimeout(resolve, 5_000))),
+      ]);
+      clearTimeout(timer);
+    }
+    run.endedAt = Date.now();
+    return `deaf on ${ctx.worker}`;
+  }
+}
+
+function reset(): void {
+  state.runs = [];
+  state.started = deferred();
+  state.release = deferred();
+}
+
+describe('shutdown', { timeout: 60_000 }, () => {
+  it('waits for a running task to finish', async (t) => {
+    reset();
+    const docket = await createDocket([Tasks], { worker: { autoStart: true, name: 'drainer' } });
+    t.after(() => docket.close());
+    const execution = await docket.client.add(Tasks.prototype.brief, { key: 'b' })();
+    await state.started.promise;
+    await docket.close();
+    const closedAt = Date.now();
+    assert.equal(state.runs.length, 1);
+    const [run] = state.runs;
+    assert.ok(run.endedAt !== undefined && run.endedAt <= closedAt, 'close returned first');
+    const hash = await runsHash(docket.name, 'b');
+    assert.equal(hash.state, 'completed');
+    assert.equal(hash.worker, 'drainer');
+    assert.equal(await pendingCount(docket.name), 0);
+    assert.equal(execution.key, 'b');
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('stops waiting at shutdownTimeout, aborts the signal and leaves the message to redelivery', async (t) => {
+    reset();
+    t.after(() => state.release.resolve());
+    const name = uniqueName('drain');
+    const first = await createDocket([Tasks], {
+      name,
+      worker: { autoStart: true, name: 'leaver', shutdownTimeout: 300, minimumCheckInterval: 100 },
+    });
+    t.after(() => first.close());
+    await first.client.add(Tasks.prototype.deaf, { key: 'd' })();
+    await state.started.promise;
+    const closing = Date.now();
+    await first.close();
+    const closeTook = Date.now() - closing;
+    assert.ok(closeTook >= 300, `close returned after ${closeTook}ms, before shutdownTimeout`);
+    assert.ok(closeTook < 4_000, `close took ${closeTook}ms`);
+    const [run] = state.runs;
+    assert.ok(run.abortedAt !== undefined, 'the signal was not aborted');
+    assert.ok(run.abortedAt - closing >= 300, 'aborted before shutdownTimeout');
+    assert.equal(run.endedAt, undefined, 'the task is still running');
+    assert.equal(await pendingCount(name), 1);
+    assert.equal((await runsHash(name, 'd')).state, 'running');
+
+    const second = await useDocket(t, [Tasks], {
+      name,
+      worker: { name: 'taker', redeliveryTimeout: 200, minimumCheckInterval: 50 },
+    });
+    await second.worker.runUntilFinished();
+    assert.equal(state.runs.length, 2);
+    assert.equal(state.runs[1].worker, 'taker');
+    const hash = await runsHash(name, 'd');
+    assert.equal(hash.state, 'completed');
+    assert.equal(hash.worker, 'taker');
+    assert.equal(await pendingCount(name), 0);
+    const execution = await second.client.getExecution('d');
+    assert.equal(await execution?.result({ timeout: 1_000 }), 'deaf on taker');
+    await assertNoKeyWithoutTtl(name);
+  });
+
+  it('ends runUntilFinished and runForever when the application closes', async (t) => {
+    reset();
+    const docket = await createDocket([Tasks], { worker: { minimumCheckInterval: 100 } });
+    t.after(() => docket.close());
+    await docket.client.add(Tasks.prototype.brief, { delay: 60_000 })();
+    const forever = docket.worker.runForever();
+    const untilFinished = docket.worker.runUntilFinished();
+    await waitFor(() => docket.worker.lastPollAt > 0, 'the worker to poll');
+    await docket.close();
+    await Promise.all([forever, untilFinished]);
+    assert.equal(state.runs.length, 0);
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('never hangs when Redis is unreachable', async (t) => {
+    reset();
+    const redis = await startRedisServer();
+    t.after(() => redis.kill());
+    const docket = await createDocket([Tasks], {
+      url: redis.url,
+      worker: { autoStart: true, minimumCheckInterval: 100, reconnectionDelay: 5_000 },
+    });
+    t.after(() => docket.close());
+    await waitFor(() => docket.worker.lastPollAt > 0, 'the worker to poll');
+    await redis.kill();
+    const closing = Date.now();
+    await docket.close();
+    const took = Date.now() - closing;
+    assert.ok(took < 6_000, `close took ${took}ms with Redis away`);
+  });
+
+  it('never hangs when Redis goes away while a task runs', async (t) => {
+    reset();
+    t.after(() => state.release.resolve());
+    const redis = await startRedisServer();
+    t.after(() => redis.kill());
+    const docket = await createDocket([Tasks], {
+      url: redis.url,
+      worker: { autoStart: true, minimumCheckInterval: 100, shutdownTimeout: 500 },
+    });
+    t.after(() => docket.close());
+    await docket.client.add(Tasks.prototype.deaf)();
+    await state.started.promise;
+    await redis.kill();
+    const closing = Date.now();
+    await docket.close();
+    const took = Date.now() - closing;
+    assert.ok(took < 6_000, `close took ${took}ms with Redis away`);
+  });
+});
