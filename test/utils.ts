@@ -164,11 +164,11 @@ export async function waitFor<T>(
   condition: () => T | Promise<T>,
   what: string,
   timeout = 5_000,
-): Promise<NonNullable<T>> {
+): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
   const deadline = Date.now() + timeout;
   for (;;) {
     const value = await condition();
-    if (value) return value as NonNullable<T>;
+    if (value) return value as Exclude<T, false | null | undefined | 0 | ''>;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeout}ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
