@@ -184,8 +184,8 @@ export async function closeAll(apps: TestDocket[]): Promise<void> {
 }
 
 /**
- * Boot a docket that must fail at init; resolves with the error (the module is closed either
- * way, and a module that booted fails the assertion).
+ * Boot a docket that must fail at init; resolves with the error once the module is closed,
+ * after checking that the failed boot left nothing in Redis.
  */
 export async function bootError(providers: Provider[], name: string): Promise<Error> {
   const module = await Test.createTestingModule({
@@ -193,14 +193,17 @@ export async function bootError(providers: Provider[], name: string): Promise<Er
     providers,
   }).compile();
   module.useLogger(false);
+  let failure: Error | undefined;
   try {
     await module.init();
   } catch (error) {
-    return error as Error;
+    failure = error as Error;
   } finally {
     await module.close().catch(() => undefined);
   }
-  assert.fail('the docket booted, but a boot error was expected');
+  assert.ok(failure, 'the docket booted, but a boot error was expected');
+  assert.deepEqual(await keysOf(name), [], 'a failed boot wrote to Redis');
+  return failure;
 }
 
 /** The keys of docket `name`, without the `{name}:` prefix, sorted. */
