@@ -112,7 +112,7 @@ describe('cancel', { timeout: 60_000 }, () => {
     const docket = await useDocket(t, [Tasks], FAST);
     const tasks = docket.module.get(Tasks);
     const scheduler = docket.module.get(SchedulerService);
-    await docket.client.add(Tasks.prototype.record, { key: 'm', delay: 50 })('x');
+    await docket.client.add(Tasks.prototype.record, { key: 'm', delay: 400 })('x');
     assert.equal((await runsHash(docket.name, 'm')).state, 'scheduled');
     await waitFor(async () => {
       await scheduler.moveDue();

@@ -103,6 +103,36 @@ describe('stale generations', { timeout: 60_000 }, () => {
   });
 });
 
+describe('stream-only producers (README wire format)', { timeout: 60_000 }, () => {
+  it('a generation-0 entry for a new key runs once and gets a runs hash', async (t) => {
+    runs.length = 0;
+    const docket = await useDocket(t, [Tasks], { worker: { minimumCheckInterval: 100 } });
+    const { name } = docket;
+    const redis = rawRedis();
+    try {
+      await redis.xadd(
+        `{${name}}:stream`,
+        '*',
+        ...['key', 'foreign', 'task', 'record', 'args', '["from afar"]'],
+        ...['when', String(Date.now()), 'attempt', '1', 'generation', '0'],
+      );
+      await docket.worker.runUntilFinished();
+    } finally {
+      redis.disconnect();
+    }
+    assert.deepEqual(
+      runs.map((r) => r.value),
+      ['from afar'],
+    );
+    const execution = await docket.client.getExecution('foreign');
+    assert.equal(execution?.state, 'completed');
+    assert.equal(execution?.taskName, 'record');
+    assert.equal(await execution?.result({ timeout: 1_000 }), 'from afar');
+    assert.equal(await pendingCount(name), 0);
+    await assertNoKeyWithoutTtl(name);
+  });
+});
+
 describe('redelivery', { timeout: 60_000 }, () => {
   it('runs the task of a worker killed mid-task on another worker after redeliveryTimeout', async (t) => {
     runs.length = 0;

@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import {
   Ctx,
   DocketTask,
+  TimeoutError,
   type ExecutionEvent,
   type Execution,
   type TaskContext,
@@ -217,6 +218,49 @@ describe('results and events', { timeout: 30_000 }, () => {
       events.map((e) => e.type === 'state' && e.state),
       ['completed', false],
     );
+  });
+});
+
+describe('waiting for a result', { timeout: 30_000 }, () => {
+  it('result() rejects with TimeoutError when timeout or deadline passes first', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const execution = await docket.client.add(Tasks.prototype.nothing, { key: 'w' })();
+    let started = Date.now();
+    await assert.rejects(execution.result({ timeout: 150 }), (error: Error) => {
+      assert.ok(error instanceof TimeoutError);
+      assert.equal(error.name, 'TimeoutError');
+      return true;
+    });
+    let waited = Date.now() - started;
+    assert.ok(waited >= 145 && waited < 3_000, `waited ${waited}ms`);
+    started = Date.now();
+    await assert.rejects(execution.result({ deadline: new Date(Date.now() + 150) }), TimeoutError);
+    waited = Date.now() - started;
+    assert.ok(waited >= 145 && waited < 3_000, `waited ${waited}ms`);
+    await assert.rejects(execution.result({ deadline: new Date(Date.now() - 1) }), TimeoutError);
+    assert.equal(execution.state, 'queued');
+    // The execution itself is untouched and still runs.
+    await docket.worker.runUntilFinished();
+    assert.equal(await execution.result({ timeout: 2_000 }), undefined);
+    await assertNoKeyWithoutTtl(docket.name);
+  });
+
+  it('sync() refreshes the execution in place', async (t) => {
+    const docket = await useDocket(t, [Tasks], { worker: { name: 'syncer' } });
+    const execution = await docket.client.add(Tasks.prototype.report, { key: 'sy' })();
+    assert.equal(execution.state, 'queued');
+    await docket.worker.runUntilFinished();
+    assert.equal(execution.state, 'queued', 'the object changes only through sync()');
+    assert.equal(await execution.sync(), true);
+    assert.equal(execution.state, 'completed');
+    assert.equal(execution.worker, 'syncer');
+    assert.ok(execution.completedAt instanceof Date);
+    assert.deepEqual(
+      [execution.progress.current, execution.progress.total, execution.progress.message],
+      [3, 3, 'almost'],
+    );
+    assert.ok(execution.progress.updatedAt instanceof Date);
+    await assertNoKeyWithoutTtl(docket.name);
   });
 });
 

@@ -131,7 +131,7 @@ describe('replace', { timeout: 60_000 }, () => {
     const tasks = docket.module.get(Tasks);
     const old = await docket.client.add(Tasks.prototype.stamp, { key: 'r', delay: 60_000 })('old');
     assert.equal(old.state, 'scheduled');
-    const replaced = await docket.client.replace(Tasks.prototype.stamp, { key: 'r', delay: 200 })(
+    const replaced = await docket.client.replace(Tasks.prototype.stamp, { key: 'r', delay: 500 })(
       'new',
     );
     assert.equal(replaced.disposition, 'scheduled');
