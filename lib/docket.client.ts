@@ -90,8 +90,11 @@ export class DocketClient {
             `maxPayloadBytes is ${this.runtime.options.maxPayloadBytes}`,
         );
       }
+      const { metrics, tracing } = this.runtime;
+      metrics.count(mode === 'add' ? 'added' : 'replaced', { task: taskName });
       await strikes.ready();
       if (strikes.list.matches(taskName, registry.parametersOf(task, taskName), args)) {
+        metrics.count('stricken', { task: taskName });
         return new Execution(this.runtime, {
           key,
           taskName,
@@ -102,7 +105,14 @@ export class DocketClient {
           state: 'cancelled',
         });
       }
-      return this.schedule({ key, taskName, args, encoded, when, attempt: 1, mode });
+      const execution = await tracing.produce(
+        `docket.${mode}`,
+        { 'docket.task': taskName, 'docket.key': key, 'docket.when': when },
+        (trace) =>
+          this.schedule({ key, taskName, args, encoded, when, attempt: 1, mode, ...trace }),
+      );
+      if (execution.disposition === 'scheduled') metrics.count('scheduled', { task: taskName });
+      return execution;
     };
   }
 
@@ -130,6 +140,8 @@ export class DocketClient {
     when: number;
     attempt: number;
     mode: 'add' | 'replace';
+    traceparent?: string;
+    tracestate?: string;
   }): Promise<Execution> {
     const { connection, keys } = this.runtime;
     await connection.ready();
@@ -147,8 +159,8 @@ export class DocketClient {
         request.mode,
         CONSUMER_GROUP,
         keys.prefix,
-        '',
-        '',
+        request.traceparent ?? '',
+        request.tracestate ?? '',
       ],
     );
     return new Execution(this.runtime, {
@@ -168,14 +180,17 @@ export class DocketClient {
    * aborted. A finished or unknown key is left alone.
    */
   async cancel(key: string): Promise<void> {
-    const { connection, keys, options } = this.runtime;
+    const { connection, keys, options, metrics, tracing } = this.runtime;
     await connection.ready();
-    await runScript(
-      connection.commands,
-      'cancel',
-      [keys.stream, keys.queue, keys.parked(key), keys.runs(key)],
-      [key, CONSUMER_GROUP, Date.now(), options.executionTtl, keys.prefix],
+    const [state, task] = await tracing.produce('docket.cancel', { 'docket.key': key }, () =>
+      runScript<[string, string]>(
+        connection.commands,
+        'cancel',
+        [keys.stream, keys.queue, keys.parked(key), keys.runs(key)],
+        [key, CONSUMER_GROUP, Date.now(), options.executionTtl, keys.prefix],
+      ),
     );
+    if (state === 'scheduled' || state === 'queued') metrics.count('cancelled', { task });
   }
 
   /** The execution of `key` as Redis knows it now, or null. */
@@ -309,29 +324,28 @@ export class DocketClient {
     return this.liveWorkers(this.runtime.keys.taskWorkers(task));
   }
 
+  /**
+   * Workers seen within the liveness window, from `registry` (the workers zset, or a task's
+   * task-workers zset, whose members are checked against the workers zset).
+   */
   private async liveWorkers(registry: string): Promise<WorkerInfo[]> {
     const { connection, keys, options } = this.runtime;
     await connection.ready();
+    const redis = connection.commands;
     const since = Date.now() - options.heartbeatInterval * options.missedHeartbeats;
-    const flat = await connection.commands.zrangebyscore(
-      registry,
-      String(since),
-      '+inf',
-      'WITHSCORES',
-    );
-    const names: string[] = [];
-    const seen: number[] = [];
-    for (let i = 0; i < flat.length; i += 2) {
-      names.push(flat[i]);
-      seen.push(Number(flat[i + 1]));
-    }
-    const pipeline = connection.commands.pipeline();
-    for (const name of names) pipeline.smembers(keys.workerTasks(name));
-    const tasks = names.length ? ((await pipeline.exec()) ?? []) : [];
-    return names
-      .map((name, i) => ({
+    const members = await redis.zrange(registry, '0', '-1');
+    if (members.length === 0) return [];
+    const scores = (await redis.zmscore(keys.workers, ...members)) as (string | null)[];
+    const live = members
+      .map((name, i) => ({ name, seen: Number(scores[i] ?? 0) }))
+      .filter((w) => w.seen >= since);
+    const pipeline = redis.pipeline();
+    for (const { name } of live) pipeline.smembers(keys.workerTasks(name));
+    const tasks = live.length ? ((await pipeline.exec()) ?? []) : [];
+    return live
+      .map(({ name, seen }, i) => ({
         name,
-        lastSeen: new Date(seen[i]),
+        lastSeen: new Date(seen),
         tasks: ((tasks[i]?.[1] as string[] | undefined) ?? []).sort(),
       }))
       .sort((a, b) => b.lastSeen.getTime() - a.lastSeen.getTime());

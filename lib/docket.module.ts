@@ -7,6 +7,7 @@ import { DocketRuntime } from './docket.runtime.js';
 import { DocketExplorer } from './explorer/docket.explorer.js';
 import { DocketMetadataAccessor } from './explorer/docket-metadata.accessor.js';
 import { TaskRegistry } from './explorer/task-registry.js';
+import { DocketHealthIndicator } from './health/docket-health.indicator.js';
 import { SchedulerService } from './scheduler.service.js';
 import { BuiltinTasks } from './tasks/builtin.tasks.js';
 import { DocketWorker } from './worker.service.js';
@@ -27,7 +28,8 @@ import { DocketWorker } from './worker.service.js';
     SchedulerService,
     DocketWorker,
     BuiltinTasks,
+    DocketHealthIndicator,
   ],
-  exports: [DocketClient, DocketWorker],
+  exports: [DocketClient, DocketWorker, DocketHealthIndicator],
 })
 export class DocketModule extends DocketConfigurableModule {}

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { StrikeSync } from './behaviours/strike-sync.js';
 import { DOCKET_RESOLVED_OPTIONS } from './docket.constants.js';
 import type { ResolvedDocketOptions } from './docket-options.js';
@@ -6,17 +6,24 @@ import { TaskRegistry } from './explorer/task-registry.js';
 import { DocketConnection } from './redis/connection.js';
 import { DocketKeys } from './redis/keys.js';
 import { Subscriptions } from './redis/subscriptions.js';
+import { NO_METRICS, type DocketMetrics } from './metrics/docket-metrics.js';
+import { prometheusMetrics } from './metrics/prometheus-metrics.js';
+import { DocketTracing } from './tracing/docket-tracing.js';
 
 /**
  * What the client, the worker and executions share: options, key names, connections and the
  * task registry. Internal; closes the connections when the application has shut down.
  */
 @Injectable()
-export class DocketRuntime implements OnApplicationShutdown {
+export class DocketRuntime implements OnModuleInit, OnApplicationShutdown {
   readonly keys: DocketKeys;
   readonly connection: DocketConnection;
   readonly subscriptions: Subscriptions;
   readonly strikes: StrikeSync;
+  /** Prometheus metrics when prom-client is installed and `metrics` is on. */
+  metrics: DocketMetrics = NO_METRICS;
+  /** OpenTelemetry spans when `@opentelemetry/api` is installed. */
+  tracing: DocketTracing;
 
   constructor(
     @Inject(DOCKET_RESOLVED_OPTIONS) readonly options: ResolvedDocketOptions,
@@ -26,6 +33,40 @@ export class DocketRuntime implements OnApplicationShutdown {
     this.connection = new DocketConnection(options.url, options.connection);
     this.subscriptions = new Subscriptions(this.connection);
     this.strikes = new StrikeSync(this.connection, this.subscriptions, this.keys);
+    this.tracing = DocketTracing.none(options.name);
+  }
+
+  async onModuleInit(): Promise<void> {
+    this.tracing = await DocketTracing.create(this.options.name);
+    if (!this.options.metrics) return;
+    this.metrics =
+      (await prometheusMetrics(this.options.name, {
+        docket: this.options.name,
+        depths: () => this.depths(),
+      })) ?? NO_METRICS;
+  }
+
+  /** Queue depth (due), schedule depth (future), live workers and strikes in effect, read now. */
+  async depths(): Promise<{ queue: number; schedule: number; workers: number; strikes: number }> {
+    const { commands } = this.connection;
+    if (commands.status !== 'ready') throw new Error('Redis is not connected');
+    const now = Date.now();
+    const replies = await commands
+      .pipeline()
+      .xlen(this.keys.stream)
+      .zcount(this.keys.queue, '-inf', now)
+      .zcount(this.keys.queue, `(${now}`, '+inf')
+      .zcount(
+        this.keys.workers,
+        now - this.options.heartbeatInterval * this.options.missedHeartbeats,
+        '+inf',
+      )
+      .exec();
+    const [stream, due, future, workers] = (replies ?? []).map(([error, value]) => {
+      if (error) throw error;
+      return Number(value);
+    });
+    return { queue: stream + due, schedule: future, workers, strikes: this.strikes.list.size };
   }
 
   get hasWorker(): boolean {
@@ -33,6 +74,7 @@ export class DocketRuntime implements OnApplicationShutdown {
   }
 
   onApplicationShutdown(): void {
+    this.metrics.close();
     this.connection.close();
   }
 }

@@ -6,4 +6,6 @@ export { SchedulerService } from './scheduler.service.js';
 export * from './decorators/index.js';
 export * from './errors/index.js';
 export * from './execution/index.js';
+export * from './health/index.js';
+export type { DocketMetrics, TaskCounter, TaskLabels } from './metrics/docket-metrics.js';
 export * from './interfaces/index.js';

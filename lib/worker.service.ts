@@ -75,6 +75,11 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     return this.options.name;
   }
 
+  /** Whether the loops run: 'stopped', 'running' or 'draining' (shutting down). */
+  get state(): Mode {
+    return this.mode;
+  }
+
   /** How many tasks this worker runs now. */
   get activeTasks(): number {
     return this.running.size;
@@ -159,6 +164,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
 
   private disrupted(error: unknown): void {
     this.disruptions++;
+    this.runtime.metrics.disruption(this.runtime.options.worker ? this.options.name : '');
     this.logger.debug?.(`Redis disruption: ${(error as Error)?.message ?? error}`);
   }
 
@@ -328,6 +334,10 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
         this.runtime.strikes.list.matches(message.taskName, definition.parameters, message.args)
       ) {
         this.logger.log(`🗙 ${message.taskName}(${message.key}) struck`);
+        this.runtime.metrics.count('stricken', {
+          task: message.taskName,
+          worker: this.options.name,
+        });
         finishes.push({ ...this.finishBase(message), outcome: 'cancelled' });
         continue;
       }
@@ -359,9 +369,24 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     for (const { message: m, admission } of claimable)
       args.push(m.key, m.generation, m.id, admission);
     const statuses = await runScript<string[]>(connection.commands, 'claim', [keys.stream], args);
+    const { metrics } = this.runtime;
     claimable.forEach(({ message, admission }, i) => {
-      if (statuses[i] === 'run') this.execute(new RunningTask(message, now, admission));
-      else this.logger.debug?.(`${message.taskName}(${message.key}) not started: ${statuses[i]}`);
+      const labels = { task: message.taskName, worker: this.options.name };
+      switch (statuses[i]) {
+        case 'run':
+          metrics.count('started', labels);
+          if (message.redelivered) metrics.count('redelivered', labels);
+          metrics.punctuality(labels, (now - message.when) / 1_000);
+          this.execute(new RunningTask(message, now, admission));
+          return;
+        case 'superseded':
+          metrics.count('superseded', labels);
+          break;
+        case 'cancelled':
+          metrics.count('cancelled', labels);
+          break;
+      }
+      this.logger.debug?.(`${message.taskName}(${message.key}) not started: ${statuses[i]}`);
     });
   }
 

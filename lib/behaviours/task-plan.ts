@@ -96,16 +96,19 @@ export function compilePlan(definition: TaskDefinition, prefix: string): TaskPla
     }
     return at;
   };
+  // `window` tells apart several windows of one kind on one argument (their keys differ).
   const rule = (
     kind: RuleKind,
     arg: string | undefined,
     scope: string | undefined,
     params: Rule['params'],
+    window?: number,
   ) => {
     const at = argument(LABELS[kind], arg);
+    const span = window === undefined ? '' : `:${window}ms`;
     plan.rules.push({
       kind,
-      base: `${prefix}${LABELS[kind]}:${scope ?? name}${at ? `:${at.name}` : ''}`,
+      base: `${prefix}${LABELS[kind]}:${scope ?? name}${span}${at ? `:${at.name}` : ''}`,
       argument: at,
       params,
     });
@@ -114,18 +117,22 @@ export function compilePlan(definition: TaskDefinition, prefix: string): TaskPla
     value === undefined ? [] : Array.isArray(value) ? value : [value];
 
   for (const c of list(options.cooldown)) {
-    rule('cooldown', c.argument, c.scope, { w: positive(definition, 'cooldown.window', c.window) });
+    const w = positive(definition, 'cooldown.window', c.window);
+    rule('cooldown', c.argument, c.scope, { w }, w);
   }
   if (options.debounce) {
     const d = options.debounce;
     rule('debounce', d.argument, d.scope, { s: positive(definition, 'debounce.settle', d.settle) });
   }
   for (const r of list(options.rateLimit)) {
-    rule('rate', r.argument, r.scope, {
-      l: positive(definition, 'rateLimit.limit', r.limit, true),
-      p: positive(definition, 'rateLimit.per', r.per),
-      d: r.drop === true,
-    });
+    const p = positive(definition, 'rateLimit.per', r.per);
+    rule(
+      'rate',
+      r.argument,
+      r.scope,
+      { l: positive(definition, 'rateLimit.limit', r.limit, true), p, d: r.drop === true },
+      p,
+    );
   }
   if (Array.isArray(options.concurrency) || Array.isArray(options.debounce)) {
     fail('only one concurrency and one debounce option are allowed');

@@ -15,6 +15,8 @@ export type RedisClient = Redis | Cluster;
  * (scripts are not idempotent).
  */
 const ENGINE_OPTIONS: RedisOptions = {
+  // connect on first use, so that an application whose boot fails leaves no socket open
+  lazyConnect: true,
   enableOfflineQueue: false,
   autoResendUnfulfilledCommands: false,
   maxRetriesPerRequest: 0,
@@ -60,6 +62,7 @@ export class DocketConnection {
       case 'cluster':
         client = new Cluster(target.nodes, {
           ...target.options,
+          lazyConnect: true,
           enableOfflineQueue: false,
           redisOptions: { ...target.options.redisOptions, ...ENGINE_OPTIONS, ...extra },
         });

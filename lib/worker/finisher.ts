@@ -20,6 +20,8 @@ export interface Finish {
   /** A perpetual task's successor: when, and its encoded args ('' = the same). */
   nextWhen?: number;
   nextArgs?: string;
+  /** What the handler threw (not written to Redis; for spans and logs). */
+  thrown?: unknown;
 }
 
 const BATCH = 100;

@@ -37,7 +37,14 @@ export class Heartbeat {
         connection.commands,
         'heartbeat',
         [keys.workers, keys.workerTasks(this.worker)],
-        [this.worker, Date.now(), window, keys.prefix, ...register],
+        [
+          this.worker,
+          Date.now(),
+          window,
+          keys.prefix,
+          options.heartbeatInterval * (REGISTER_EVERY + options.missedHeartbeats),
+          ...register,
+        ],
       );
       this.beats++;
     } catch (error) {

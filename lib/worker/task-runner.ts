@@ -48,19 +48,49 @@ export async function runTask(env: {
   /** False when `runAtMost` allows no further run of this key. */
   mayContinue: boolean;
 }): Promise<Finish | null> {
-  const finish = await execute(env);
-  if (!finish) return null;
-  finish.admission = env.task.admission;
-  if (finish.outcome === 'completed' || finish.outcome === 'dead') {
-    try {
-      Object.assign(finish, successor(env.definition, env.task, env.mayContinue));
-    } catch (error) {
-      logger.error(
-        `${env.task.message.taskName}(${env.task.message.key}): its chain ends: ${(error as Error).message}`,
-      );
-    }
+  const { runtime, task } = env;
+  const { message } = task;
+  const labels = { task: message.taskName, worker: env.worker };
+  const { metrics, tracing } = runtime;
+  metrics.running(labels, 1);
+  const attributes = {
+    'docket.key': message.key,
+    'docket.attempt': message.attempt,
+    'docket.worker': env.worker,
+    'docket.when': message.when,
+  };
+  try {
+    return await tracing.consume(message.taskName, message, attributes, async (span) => {
+      const finish = await execute(env);
+      if (!finish) {
+        span.end();
+        return null;
+      }
+      metrics.count('completed', labels);
+      metrics.duration(labels, (Date.now() - task.startedAt) / 1_000);
+      if (finish.outcome === 'completed') metrics.count('succeeded', labels);
+      if (finish.outcome === 'retry' || finish.outcome === 'dead') {
+        metrics.count('failed', labels);
+        span.fail(finish.thrown);
+      }
+      if (finish.outcome === 'retry') metrics.count('retried', labels);
+      finish.admission = task.admission;
+      if (finish.outcome === 'completed' || finish.outcome === 'dead') {
+        try {
+          Object.assign(finish, successor(env.definition, task, env.mayContinue));
+        } catch (error) {
+          logger.error(
+            `${message.taskName}(${message.key}): its chain ends: ${(error as Error).message}`,
+          );
+        }
+        if (finish.nextWhen !== undefined) metrics.count('perpetuated', labels);
+      }
+      span.end();
+      return finish;
+    });
+  } finally {
+    metrics.running(labels, -1);
   }
-  return finish;
 }
 
 /** When and with what a perpetual or cron task runs next; {} when its chain ends. */
@@ -188,7 +218,13 @@ async function execute(env: {
       logger.warn(
         `↫ ${label} failed after ${took} (${describeError(error)}); retry at ${new Date(when).toISOString()}`,
       );
-      return { ...base, outcome: 'retry', retryWhen: when, attempt: message.attempt + 1 };
+      return {
+        ...base,
+        outcome: 'retry',
+        retryWhen: when,
+        attempt: message.attempt + 1,
+        thrown: error,
+      };
     }
     const failure =
       error instanceof ForcedRetry
@@ -198,7 +234,7 @@ async function execute(env: {
       `↩ ${label} failed after ${took}: ${describeError(failure)}`,
       (failure as Error)?.stack,
     );
-    return { ...base, outcome: 'dead', error: describeError(failure) };
+    return { ...base, outcome: 'dead', error: describeError(failure), thrown: failure };
   } finally {
     clearTimeout(timer);
   }

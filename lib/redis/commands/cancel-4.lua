@@ -12,19 +12,20 @@
   worker aborts it; the worker records the end (and a redelivered copy of it is skipped). A
   finished or unknown key is left as it is.
 
-  Returns the state found: 'scheduled' | 'queued' | 'running' | 'completed' | 'failed' |
-  'cancelled' | 'missing'.
+  Returns { state found, task name }: state 'scheduled' | 'queued' | 'running' | 'completed' |
+  'failed' | 'cancelled' | 'missing'.
 ]]
 local key, group, now, ttl, prefix = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local runs = KEYS[4]
-local state = redis.call('HGET', runs, 'state')
-if not state then return 'missing' end
+local found = redis.call('HMGET', runs, 'state', 'task')
+local state, task = found[1], found[2] or ''
+if not state then return { 'missing', '' } end
 if state == 'running' then
   redis.call('HSET', runs, 'cancel', '1')
   redis.call('PUBLISH', prefix .. 'cancel', key)
-  return state
+  return { state, task }
 end
-if state ~= 'scheduled' and state ~= 'queued' then return state end
+if state ~= 'scheduled' and state ~= 'queued' then return { state, task } end
 
 local run = redis.call('HMGET', runs, 'streamId', 'waiting', 'reserved', 'reservedMax')
 if run[1] then
@@ -44,4 +45,4 @@ else
 end
 redis.call('PUBLISH', prefix .. 'state:' .. key,
   cjson.encode({ type = 'state', key = key, state = 'cancelled', completedAt = tonumber(now) }))
-return state
+return { state, task }

@@ -3,25 +3,28 @@
 
   KEYS[1] workers (zset: worker → last seen)          KEYS[2] worker-tasks:<worker> (set)
   ARGV[1] worker name        ARGV[2] now (epoch ms)   ARGV[3] liveness window (ms)
-  ARGV[4] key prefix         ARGV[5..] task names: when given, the task registry is (re)written
-                             (worker-tasks:<worker> and task-workers:<task> for each task)
+  ARGV[4] key prefix         ARGV[5] lifetime of the task registry (ms)
+  ARGV[6..] task names: when given, the task registry is (re)written (worker-tasks:<worker>
+            and task-workers:<task> for each task); it is rewritten more seldom than the
+            heartbeat, so it lives longer than the window: liveness comes from `workers`
 
-  Workers not seen within the window are pruned from the registry. Every key written here
-  expires after the window, so a dead worker leaves nothing behind.
+  Workers not seen within the window are pruned from `workers`. Every key written here
+  expires, so a dead worker leaves nothing behind.
   Returns the number of live workers.
 ]]
 local worker, now, window, prefix = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+local lifetime = tonumber(ARGV[5])
 redis.call('ZADD', KEYS[1], now, worker)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-if #ARGV > 4 then
+if #ARGV > 5 then
   redis.call('DEL', KEYS[2])
-  for i = 5, #ARGV do
+  for i = 6, #ARGV do
     redis.call('SADD', KEYS[2], ARGV[i])
     local taskWorkers = prefix .. 'task-workers:' .. ARGV[i]
     redis.call('ZADD', taskWorkers, now, worker)
-    redis.call('ZREMRANGEBYSCORE', taskWorkers, '-inf', now - window)
-    redis.call('PEXPIRE', taskWorkers, window)
+    redis.call('ZREMRANGEBYSCORE', taskWorkers, '-inf', now - lifetime)
+    redis.call('PEXPIRE', taskWorkers, lifetime)
   end
+  redis.call('PEXPIRE', KEYS[2], lifetime)
 end
-redis.call('PEXPIRE', KEYS[2], window)
 return redis.call('ZCARD', KEYS[1])

@@ -1,0 +1,27 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+
+/** The version in nestjs-docket's package.json, found upwards from this file. */
+export function packageVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'nestjs-docket' && pkg.version) return pkg.version;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return 'unknown';
+    dir = parent;
+  }
+}
+
+/** `docket version`. */
+export function registerVersion(program: Command): void {
+  program
+    .command('version')
+    .description('print the version of nestjs-docket')
+    .action(() => console.log(packageVersion()));
+}

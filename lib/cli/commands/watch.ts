@@ -1,0 +1,126 @@
+import type { Command } from 'commander';
+import type { DocketClient } from '../../docket.client.js';
+import type { Execution } from '../../execution/execution.js';
+import type { ExecutionState, StateEvent } from '../../interfaces/execution.interface.js';
+import { CliError } from '../cli-error.js';
+import { targetOf, withClient, type Target } from '../context.js';
+import { clock, color, formatDuration, relative } from '../format.js';
+import { ProgressView } from '../progress-view.js';
+
+const TERMINAL: ReadonlySet<ExecutionState> = new Set(['completed', 'failed', 'cancelled']);
+
+/**
+ * How often `watch` re-reads the execution while no event comes: a safety net for events lost
+ * with a dropped subscriber connection.
+ */
+const POLL_MS = 2_000;
+
+const STATE_COLORS: Record<ExecutionState, (text: string) => string> = {
+  scheduled: color.blue,
+  queued: color.cyan,
+  running: color.yellow,
+  completed: color.green,
+  failed: color.red,
+  cancelled: color.magenta,
+};
+
+/** One line for a state: `14:03:05 running on host#42 (attempt 2)`. */
+export function describeState(event: Omit<StateEvent, 'type' | 'key'>, attempt: number): string {
+  const parts = [STATE_COLORS[event.state](event.state)];
+  switch (event.state) {
+    case 'scheduled':
+    case 'queued':
+      if (event.when) parts.push(`(due ${relative(event.when)})`);
+      break;
+    case 'running':
+      if (event.worker) parts.push(`on ${event.worker}`);
+      if (attempt > 1) parts.push(`(attempt ${attempt})`);
+      break;
+    default:
+      if (event.startedAt && event.completedAt) {
+        parts.push(
+          `after ${formatDuration(event.completedAt.getTime() - event.startedAt.getTime())}`,
+        );
+      }
+      if (event.error) parts.push(`: ${event.error}`);
+  }
+  return `${color.dim(clock(new Date()))} ${parts.join(' ').replace(' : ', ': ')}`;
+}
+
+function stateOf(execution: Execution): Omit<StateEvent, 'type' | 'key'> {
+  return {
+    state: execution.state,
+    when: execution.when,
+    worker: execution.worker,
+    startedAt: execution.startedAt,
+    completedAt: execution.completedAt,
+    error: execution.error,
+  };
+}
+
+const TICK = Symbol('tick');
+
+/** Follow `key` until it ends; resolves with its last state. */
+export async function watch(
+  client: DocketClient,
+  key: string,
+  target: Target,
+): Promise<ExecutionState> {
+  const execution = await client.getExecution(key);
+  if (!execution) {
+    throw new CliError(
+      `no task with key '${key}' in docket '${target.name}' (never added, or its record expired)`,
+    );
+  }
+  const view = new ProgressView(process.stdout.isTTY === true);
+  view.line(`${color.bold(execution.taskName)} ${key} in docket '${target.name}'`);
+  let shown = '';
+  const show = (state: Omit<StateEvent, 'type' | 'key'>, attempt: number) => {
+    const signature = `${state.state}|${state.worker ?? ''}|${attempt}|${state.when?.getTime() ?? ''}`;
+    if (signature !== shown) view.line(describeState(state, attempt));
+    shown = signature;
+  };
+  const events = execution.subscribe()[Symbol.asyncIterator]();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    let next = events.next();
+    for (;;) {
+      const tick = new Promise<typeof TICK>(
+        (resolve) => (timer = setTimeout(resolve, POLL_MS, TICK)),
+      );
+      const result = await Promise.race([next, tick]);
+      clearTimeout(timer);
+      if (result === TICK) {
+        const fresh = await client.getExecution(key);
+        if (fresh && TERMINAL.has(fresh.state)) {
+          show(stateOf(fresh), fresh.attempt);
+          return fresh.state;
+        }
+        continue;
+      }
+      if (result.done) break;
+      next = events.next();
+      const event = result.value;
+      if (event.type === 'progress') view.progress(event);
+      else show(event, execution.attempt);
+    }
+  } finally {
+    clearTimeout(timer);
+    view.stop();
+    await events.return?.();
+  }
+  return execution.state;
+}
+
+/** `docket watch <key>`: exit 0 when the execution completes, 1 when it fails or is cancelled. */
+export function registerWatch(program: Command): void {
+  program
+    .command('watch')
+    .description('follow one execution live (state, worker, error, progress) until it ends')
+    .argument('<key>', 'task key')
+    .action(async (key: string, _flags: unknown, cmd: Command) => {
+      const target = targetOf(cmd);
+      const state = await withClient(target, (client) => watch(client, key, target));
+      if (state !== 'completed') process.exitCode = 1;
+    });
+}

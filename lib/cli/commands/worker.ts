@@ -1,0 +1,207 @@
+import { type INestApplicationContext, type LoggerService, type LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { type Command, Option } from 'commander';
+import type { ResolvedDocketOptions } from '../../docket-options.js';
+import { DocketRuntime } from '../../docket.runtime.js';
+import { redactUrl } from '../../redis/redis-url.js';
+import { DocketWorker } from '../../worker.service.js';
+import { toCliError, usageError } from '../cli-error.js';
+import { checkDocketName, checkUrl } from '../context.js';
+import { createLogger, LOG_LEVELS } from '../json-logger.js';
+import { loadModule } from '../load-module.js';
+import { argParser } from '../options.js';
+import {
+  envName,
+  flagName,
+  parseWorkerValue,
+  WORKER_OPTIONS,
+  workerOptionsFromEnv,
+} from '../worker-env.js';
+
+const CONTEXT = 'DocketCli';
+
+interface WorkerFlags {
+  module: string;
+  url: string;
+  docket: string;
+  logFormat: 'plain' | 'json';
+  logLevel: LogLevel;
+  [key: string]: unknown;
+}
+
+function workerOptions(): Option[] {
+  return WORKER_OPTIONS.flatMap((spec) => {
+    const flag = flagName(spec.key);
+    const env = `(env: ${envName(spec.key)})`;
+    if (spec.kind === 'boolean') {
+      return [
+        new Option(`--${flag}`, `${spec.description} ${env}`),
+        new Option(`--no-${flag}`, spec.negated),
+      ];
+    }
+    const value =
+      spec.kind === 'duration' ? '<duration>' : spec.kind === 'count' ? '<n>' : '<name>';
+    return [
+      new Option(`--${flag} ${value}`, `${spec.description} ${env}`).argParser(
+        argParser((text) => parseWorkerValue(spec, text)),
+      ),
+    ];
+  });
+}
+
+/** `docket worker --module <file>[#Export]`: boot the application and work until a signal. */
+export function registerWorker(program: Command): void {
+  const command = program
+    .command('worker')
+    .description(
+      'boot a Nest module as an application context and work its docket until SIGTERM/SIGINT, then drain',
+    )
+    .addOption(
+      new Option(
+        '-m, --module <file[#Export]>',
+        'compiled Nest module to boot (export AppModule by default)',
+      )
+        .env('DOCKET_MODULE')
+        .makeOptionMandatory(),
+    );
+  for (const option of workerOptions()) command.addOption(option);
+  command
+    .addOption(
+      new Option('--log-format <format>', 'log lines as text or one JSON object per line')
+        .choices(['plain', 'json'])
+        .env('DOCKET_LOG_FORMAT')
+        .default('plain'),
+    )
+    .addOption(
+      new Option('--log-level <level>', 'least severe level logged')
+        .choices(LOG_LEVELS)
+        .env('DOCKET_LOG_LEVEL')
+        .default('log'),
+    )
+    .addHelpText(
+      'after',
+      '\nDurations: milliseconds (1500) or 500ms, 5s, 2m, 1h, 1m30s.\n' +
+        'Flags reach the module through DOCKET_URL, DOCKET_NAME and DOCKET_WORKER_* variables;\n' +
+        "options written in the module's DocketModule.forRoot() win over them (a warning says so).",
+    )
+    .action((_flags: unknown, cmd: Command) => work(cmd.optsWithGlobals<WorkerFlags>(), cmd));
+}
+
+/** Write the flags into the environment the application's `DocketModule` reads. */
+function exportToEnv(flags: WorkerFlags, cmd: Command): void {
+  if (cmd.getOptionValueSourceWithGlobals('url') !== 'default') process.env.DOCKET_URL = flags.url;
+  if (cmd.getOptionValueSourceWithGlobals('docket') !== 'default')
+    process.env.DOCKET_NAME = flags.docket;
+  for (const spec of WORKER_OPTIONS) {
+    const value = flags[spec.key];
+    if (value !== undefined) process.env[envName(spec.key)] = String(value);
+  }
+}
+
+async function work(flags: WorkerFlags, cmd: Command): Promise<void> {
+  checkDocketName(flags.docket);
+  checkUrl(flags.url, 'worker');
+  exportToEnv(flags, cmd);
+  let requested: Record<string, unknown>;
+  try {
+    requested = { ...workerOptionsFromEnv() };
+  } catch (error) {
+    throw usageError(toCliError(error).message);
+  }
+  const loaded = await loadModule(flags.module);
+  const logger = createLogger(flags.logFormat, flags.logLevel);
+  let app: INestApplicationContext;
+  try {
+    app = await NestFactory.createApplicationContext(loaded.module, {
+      logger,
+      abortOnError: false,
+    });
+  } catch (error) {
+    throw toCliError(error);
+  }
+  const stopping = untilSignal();
+  try {
+    const options = docketOptions(app, loaded.label);
+    warnAboutOverrides(logger, flags, cmd, requested, options);
+    if (options.worker && !options.worker.autoStart) {
+      void app.get(DocketWorker, { strict: false }).runForever();
+    }
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  const signal = await stopping;
+  logger.log(`${signal}: draining (a second signal stops at once)`, CONTEXT);
+  const force = (second: NodeJS.Signals) => {
+    logger.warn(`${second}: stopping without draining; running tasks go to redelivery`, CONTEXT);
+    process.exit(1);
+  };
+  process.once('SIGTERM', force).once('SIGINT', force);
+  await app.close();
+  logger.log('drained; bye', CONTEXT);
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', on).off('SIGINT', on);
+      resolve(signal);
+    };
+    process.on('SIGTERM', on).on('SIGINT', on);
+  });
+}
+
+/** The resolved options of the application's docket, or a usage error when it has no worker. */
+function docketOptions(app: INestApplicationContext, label: string): ResolvedDocketOptions {
+  let runtime: DocketRuntime;
+  try {
+    runtime = app.get(DocketRuntime, { strict: false });
+  } catch {
+    throw usageError(
+      `${label} does not import DocketModule (or imports another copy of nestjs-docket than ` +
+        `this CLI's): import DocketModule.forRoot() in it, and run the docket command of the ` +
+        `application's own nestjs-docket`,
+    );
+  }
+  if (!runtime.options.worker) {
+    throw usageError(
+      `the DocketModule of ${label} has worker: false, so it cannot work; give it worker options ` +
+        '(or {}) when it runs under docket worker',
+    );
+  }
+  return runtime.options;
+}
+
+/** Say which requested options the module's own `forRoot` options overrode. */
+function warnAboutOverrides(
+  logger: LoggerService,
+  flags: WorkerFlags,
+  cmd: Command,
+  requested: Record<string, unknown>,
+  options: ResolvedDocketOptions,
+): void {
+  const overridden: string[] = [];
+  if (cmd.getOptionValueSourceWithGlobals('url') !== 'default' && options.url !== flags.url) {
+    overridden.push(`url ${redactUrl(options.url)} (asked: ${redactUrl(flags.url)})`);
+  }
+  if (
+    cmd.getOptionValueSourceWithGlobals('docket') !== 'default' &&
+    options.name !== flags.docket
+  ) {
+    overridden.push(`name "${options.name}" (asked: "${flags.docket}")`);
+  }
+  const worker = options.worker as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(requested)) {
+    if (worker[key] !== value) {
+      overridden.push(
+        `worker.${key} ${JSON.stringify(worker[key])} (asked: ${JSON.stringify(value)})`,
+      );
+    }
+  }
+  if (overridden.length > 0) {
+    logger.warn(
+      `the module's DocketModule options win over flags and environment: ${overridden.join(', ')}`,
+      CONTEXT,
+    );
+  }
+}

@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import type { WorkerInfo } from '../../interfaces/snapshot.interface.js';
+import { targetOf, withClient } from '../context.js';
+import { color, relative, table, toJson } from '../format.js';
+import { jsonOption } from '../options.js';
+
+/** Live workers as a table; `highlight` is shown in bold among each worker's tasks. */
+export function renderWorkers(workers: WorkerInfo[], highlight?: string): string {
+  const now = new Date();
+  return table(
+    ['Name', 'Last seen', 'Tasks'],
+    workers.map((w) => [
+      w.name,
+      relative(w.lastSeen, now),
+      w.tasks.length === 0
+        ? color.dim('(none)')
+        : w.tasks.map((t) => (t === highlight ? color.bold(t) : t)).join(', '),
+    ]),
+  );
+}
+
+function print(
+  workers: WorkerInfo[],
+  json: boolean | undefined,
+  empty: string,
+  highlight?: string,
+): void {
+  if (json) console.log(toJson(workers));
+  else console.log(workers.length === 0 ? empty : renderWorkers(workers, highlight));
+}
+
+/** `docket workers ls` and `docket workers for-task <task>`. */
+export function registerWorkers(program: Command): void {
+  const workers = program.command('workers').description('list live workers');
+  workers
+    .command('ls')
+    .description('list live workers and the tasks they run')
+    .addOption(jsonOption())
+    .action(async (flags: { json?: boolean }, cmd: Command) => {
+      const target = targetOf(cmd);
+      const list = await withClient(target, (client) => client.workers());
+      print(list, flags.json, `No live workers in docket '${target.name}'`);
+    });
+  workers
+    .command('for-task')
+    .description('list live workers that run <task>')
+    .argument('<task>', 'task name')
+    .addOption(jsonOption())
+    .action(async (task: string, flags: { json?: boolean }, cmd: Command) => {
+      const target = targetOf(cmd);
+      const list = await withClient(target, (client) => client.taskWorkers(task));
+      print(list, flags.json, `No live worker runs ${task} in docket '${target.name}'`, task);
+    });
+}

@@ -1,0 +1,1 @@
+export { workerOptionsFromEnv, WORKER_OPTIONS, envName } from './worker-env.js';

@@ -1,0 +1,105 @@
+import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
+import type { DocketWorkerOptions } from '../interfaces/docket-module-options.interface.js';
+import { parseBoolean, parseDuration, parseWholeNumber } from './values.js';
+
+type WorkerKey = Exclude<keyof DocketWorkerOptions, 'autoStart'>;
+
+/** One worker option as the command line and the environment spell it. */
+export interface WorkerOptionSpec {
+  key: WorkerKey;
+  kind: 'text' | 'count' | 'duration' | 'boolean';
+  description: string;
+  /** Help of the `--no-` flag of a boolean. */
+  negated?: string;
+}
+
+/** Every worker option `docket worker` takes (autoStart is not one: the CLI always works). */
+export const WORKER_OPTIONS: readonly WorkerOptionSpec[] = [
+  {
+    key: 'name',
+    kind: 'text',
+    description: 'consumer name of this worker (default: hostname#pid)',
+  },
+  { key: 'concurrency', kind: 'count', description: 'most tasks run at once (default: 10)' },
+  {
+    key: 'redeliveryTimeout',
+    kind: 'duration',
+    description: 'a task idle this long (its worker gone) goes to another worker (default: 5m)',
+  },
+  {
+    key: 'reconnectionDelay',
+    kind: 'duration',
+    description: 'wait after a Redis error before a loop goes on (default: 5s)',
+  },
+  {
+    key: 'minimumCheckInterval',
+    kind: 'duration',
+    description: 'longest a blocking read for new work waits (default: 1s)',
+  },
+  {
+    key: 'schedulingResolution',
+    kind: 'duration',
+    description: 'longest the scheduler sleeps (default: 250ms)',
+  },
+  {
+    key: 'scheduleAutomaticTasks',
+    kind: 'boolean',
+    description: 'seed automatic perpetual and cron tasks at start (default: true)',
+    negated: 'do not seed automatic perpetual and cron tasks',
+  },
+  {
+    key: 'shutdownTimeout',
+    kind: 'duration',
+    description: 'how long a drain waits for running tasks (default: 30s)',
+  },
+];
+
+const snake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+
+/** `concurrency` → `DOCKET_WORKER_CONCURRENCY`. */
+export function envName(key: WorkerKey): string {
+  return `DOCKET_WORKER_${snake(key)}`;
+}
+
+/** `redeliveryTimeout` → `redelivery-timeout`. */
+export function flagName(key: WorkerKey): string {
+  return snake(key).toLowerCase().replace(/_/g, '-');
+}
+
+/** Parse the text of a worker option; throws `InvalidValueError` saying what is expected. */
+export function parseWorkerValue(spec: WorkerOptionSpec, text: string): string | number | boolean {
+  switch (spec.kind) {
+    case 'count':
+      return parseWholeNumber(text, 1);
+    case 'duration':
+      return parseDuration(text);
+    case 'boolean':
+      return parseBoolean(text);
+    default:
+      return text;
+  }
+}
+
+/**
+ * The worker options set in the environment (`DOCKET_WORKER_CONCURRENCY=4`,
+ * `DOCKET_WORKER_REDELIVERY_TIMEOUT=5m`, `DOCKET_WORKER_SCHEDULE_AUTOMATIC_TASKS=false`, …);
+ * empty variables count as unset. `docket worker` writes its flags here, so that the
+ * `DocketModule` of the application it boots picks them up. A value that does not parse
+ * throws a `DocketConfigurationError` naming the variable.
+ */
+export function workerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DocketWorkerOptions {
+  const options: Record<string, unknown> = {};
+  for (const spec of WORKER_OPTIONS) {
+    const name = envName(spec.key);
+    const text = env[name];
+    if (text === undefined || text === '') continue;
+    try {
+      options[spec.key] = parseWorkerValue(spec, text);
+    } catch (error) {
+      throw new DocketConfigurationError(
+        `DocketModule: environment variable ${name}="${text}" is not a valid worker.${spec.key}: ${(error as Error).message}.`,
+      );
+    }
+  }
+  return options as DocketWorkerOptions;
+}

@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { DocketRuntime } from '../docket.runtime.js';
+import { DocketWorker } from '../worker.service.js';
+
+/** Options of the readiness check. */
+export interface DocketHealthOptions {
+  /** Longest a Redis PING may take, in ms. @default 1000 */
+  timeout?: number;
+  /** Down when more tasks than this wait for a worker. */
+  maxQueueDepth?: number;
+}
+
+type Terminus = typeof import('@nestjs/terminus');
+type Session = ReturnType<InstanceType<Terminus['HealthIndicatorService']>['check']>;
+
+/**
+ * Terminus health indicator of the docket. `isLive` is down when this process's worker loop
+ * has not completed a poll recently (a stuck loop, not just Redis); `isReady` is down when
+ * Redis does not answer in time or the queue is deeper than allowed; `isHealthy` is both.
+ * Never throws: a failure is reported as down with the reason.
+ */
+@Injectable()
+export class DocketHealthIndicator {
+  private terminus?: Promise<InstanceType<Terminus['HealthIndicatorService']>>;
+
+  constructor(
+    private readonly runtime: DocketRuntime,
+    private readonly worker: DocketWorker,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  private async check<const K extends string>(key: K): Promise<Session> {
+    this.terminus ??= import('@nestjs/terminus').then(
+      (terminus) => {
+        try {
+          return this.moduleRef.get(terminus.HealthIndicatorService, { strict: false });
+        } catch {
+          return new terminus.HealthIndicatorService();
+        }
+      },
+      () => {
+        throw new Error(
+          'DocketHealthIndicator needs @nestjs/terminus: npm install @nestjs/terminus',
+        );
+      },
+    );
+    return (await this.terminus).check(key);
+  }
+
+  /** Liveness: the worker loop of this process polls (up when this process has no worker). */
+  async isLive(key = 'docket') {
+    const session = await this.check(key);
+    const data = this.liveness();
+    return data.live ? session.up(data.details) : session.down(data.details);
+  }
+
+  /** Readiness: Redis answers within `timeout` and the queue is not deeper than allowed. */
+  async isReady(key = 'docket', options: DocketHealthOptions = {}) {
+    const session = await this.check(key);
+    const data = await this.readiness(options);
+    return data.ready ? session.up(data.details) : session.down(data.details);
+  }
+
+  /** Liveness and readiness together. */
+  async isHealthy(key = 'docket', options: DocketHealthOptions = {}) {
+    const session = await this.check(key);
+    const live = this.liveness();
+    const ready = await this.readiness(options);
+    const details = { ...ready.details, ...live.details };
+    return live.live && ready.ready ? session.up(details) : session.down(details);
+  }
+
+  private liveness(): { live: boolean; details: Record<string, unknown> } {
+    const worker = this.runtime.options.worker;
+    if (!worker || this.worker.state === 'stopped') {
+      return { live: true, details: { worker: worker ? 'not started' : 'none' } };
+    }
+    const limit = 3 * worker.minimumCheckInterval + 1_000;
+    const since = Date.now() - this.worker.lastPollAt;
+    const busy = this.worker.activeTasks >= worker.concurrency;
+    const live = this.worker.lastPollAt > 0 && (since <= limit || busy);
+    return {
+      live,
+      details: {
+        worker: this.worker.name,
+        lastPollMsAgo: this.worker.lastPollAt > 0 ? since : null,
+        ...(live
+          ? {}
+          : { message: `the worker loop has not polled for ${since}ms (limit ${limit}ms)` }),
+      },
+    };
+  }
+
+  private async readiness(
+    options: DocketHealthOptions,
+  ): Promise<{ ready: boolean; details: Record<string, unknown> }> {
+    const timeout = options.timeout ?? 1_000;
+    const { connection } = this.runtime;
+    const started = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const probe = (async () => {
+        await connection.ready(connection.commands, timeout);
+        return this.runtime.depths();
+      })();
+      const depths = await Promise.race([
+        probe,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`Redis did not answer within ${timeout}ms`)),
+            timeout,
+          );
+        }),
+      ]);
+      const queueDepth = depths.queue;
+      const details = {
+        pingMs: Date.now() - started,
+        queueDepth,
+        scheduleDepth: depths.schedule,
+        runningTasks: this.worker.activeTasks,
+        liveWorkers: depths.workers,
+      };
+      if (options.maxQueueDepth !== undefined && queueDepth > options.maxQueueDepth) {
+        return {
+          ready: false,
+          details: {
+            ...details,
+            message: `queue depth ${queueDepth} exceeds ${options.maxQueueDepth}`,
+          },
+        };
+      }
+      return { ready: true, details };
+    } catch (error) {
+      return { ready: false, details: { message: (error as Error).message } };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,1 @@
+export * from './docket-health.indicator.js';
