@@ -64,7 +64,8 @@ export async function createDocket(
 }
 
 /**
- * `createDocket` for one test: the docket is closed after the test, whether it passed or not.
+ * `createDocket` for one test: the docket is closed after the test, whether it passed or not,
+ * with a drain deadline of 2 s unless `worker.shutdownTimeout` is given.
  */
 export async function useDocket(
   t: { after(fn: () => Promise<void>): void },
@@ -72,7 +73,10 @@ export async function useDocket(
   options: DocketModuleOptions = {},
   imports: ModuleMetadata['imports'] = [],
 ): Promise<TestDocket> {
-  const docket = await createDocket(providers, options, imports);
+  // A short drain deadline (unless given), so that a failing test whose task still runs closes
+  // quickly.
+  const worker = options.worker === false ? false : { shutdownTimeout: 2_000, ...options.worker };
+  const docket = await createDocket(providers, { ...options, worker }, imports);
   t.after(() => docket.close());
   return docket;
 }
@@ -194,9 +198,12 @@ export interface ExtraRedis {
   kill(): Promise<void>;
 }
 
-/** Start a redis-server of its own on a free port, for tests that take Redis away. */
-export async function startRedisServer(): Promise<ExtraRedis> {
-  const port = await freePort();
+/**
+ * Start a redis-server of its own (on `port`, or a free one), for tests that take Redis away.
+ * It starts empty: nothing is saved.
+ */
+export async function startRedisServer(port?: number): Promise<ExtraRedis> {
+  port ??= await freePort();
   const child: ChildProcess = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],

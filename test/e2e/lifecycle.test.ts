@@ -168,4 +168,34 @@ describe('shutdown', { timeout: 60_000 }, () => {
     const took = Date.now() - closing;
     assert.ok(took < 6_000, `close took ${took}ms with Redis away`);
   });
+
+  it('goes on working after Redis went away and came back (empty)', async (t) => {
+    reset();
+    let redis = await startRedisServer();
+    t.after(() => redis.kill());
+    const docket = await createDocket([Tasks], {
+      url: redis.url,
+      worker: { autoStart: true, minimumCheckInterval: 100, reconnectionDelay: 200 },
+    });
+    t.after(() => docket.close());
+    const before = await docket.client.add(Tasks.prototype.brief)();
+    assert.equal(await before.result({ timeout: 5_000 }), 'brief');
+    await redis.kill();
+    const disruptions = docket.worker.disruptions;
+    redis = await startRedisServer(redis.port);
+    // The restarted server lost the stream and its group: the worker must make them again.
+    const now = await waitFor(
+      () =>
+        docket.client
+          .add(Tasks.prototype.brief)()
+          .catch(() => undefined),
+      'the client to reconnect',
+    );
+    assert.equal(await now.result({ timeout: 10_000 }), 'brief');
+    const later = await docket.client.add(Tasks.prototype.brief, { delay: 300 })();
+    assert.equal(later.state, 'scheduled');
+    assert.equal(await later.result({ timeout: 10_000 }), 'brief');
+    assert.ok(docket.worker.disruptions > disruptions, 'the outage was not counted');
+    assert.equal(state.runs.length, 3);
+  });
 });
