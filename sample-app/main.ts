@@ -1,10 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { createSampleApp } from './create-sample-app.js';
+import { startTracing } from './tracing.js';
 
 async function bootstrap(): Promise<void> {
+  // before the app: the docket resolves the tracer when its module initialises
+  await startTracing();
   const { url } = await createSampleApp();
   const logger = new Logger('SampleApp');
-  logger.log(`listening on ${url}`);
+  logger.log(
+    `listening on ${url}; probes at ${url}/health/live and ${url}/health/ready, metrics at ${url}/metrics`,
+  );
   logger.log(
     `try: curl -X POST ${url}/tasks/welcome -H 'content-type: application/json' -d '{"userId":"ada"}'`,
   );

@@ -1,0 +1,3 @@
+export * from './app.config.js';
+export * from './docket.config.js';
+export * from './health.config.js';
