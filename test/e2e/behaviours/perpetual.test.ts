@@ -47,6 +47,16 @@ class PerpetualTasks {
     else ctx!.perpetual.perpetuate(n + 1);
   }
 
+  ends: number[] = [];
+
+  @DocketTask({ perpetual: { every: 10 } })
+  async movesItsNextRun(@Ctx() ctx: TaskContext): Promise<void> {
+    this.runs.push(runOf(ctx));
+    if (this.runs.length === 1) ctx.perpetual.in(200);
+    this.ends.push(Date.now());
+    if (this.runs.length === 2) ctx.perpetual.at(new Date(this.ends[1] + 150));
+  }
+
   @DocketTask({ perpetual: { every: 10 } })
   async alwaysFails(@Ctx() ctx: TaskContext): Promise<void> {
     this.runs.push(runOf(ctx));
@@ -121,6 +131,29 @@ describe('perpetual', () => {
       const snapshot = await docket.client.snapshot();
       assert.equal(snapshot.totalTasks, 0);
       assert.deepEqual(snapshot.future, []);
+      await assertNoKeyWithoutTtl(docket.name);
+    } finally {
+      await docket.close();
+    }
+  });
+
+  it('moves the next run with ctx.perpetual.in() and at()', async () => {
+    const docket = await createDocket([PerpetualTasks]);
+    try {
+      const tasks = docket.module.get(PerpetualTasks);
+      await docket.client.add(PerpetualTasks.prototype.movesItsNextRun, { key: 'moved' })();
+      await within(docket.worker.runAtMost({ moved: 3 }), 10_000, 'three runs');
+      assert.equal(tasks.runs.length, 3);
+      const [, second, third] = tasks.runs;
+      // every is 10 ms: only in(200) and at(+150) can hold the runs back that long.
+      assert.ok(
+        second.startedAt >= tasks.ends[0] + 200,
+        `in(200): ${second.startedAt - tasks.ends[0]}ms`,
+      );
+      assert.ok(
+        third.startedAt >= tasks.ends[1] + 150,
+        `at(+150): ${third.startedAt - tasks.ends[1]}ms`,
+      );
       await assertNoKeyWithoutTtl(docket.name);
     } finally {
       await docket.close();
