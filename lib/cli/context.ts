@@ -1,9 +1,7 @@
-import { type INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
-import { DocketClient } from '../docket.client.js';
+import type { DocketClient } from '../docket.client.js';
 import { DEFAULTS } from '../docket.constants.js';
-import { DocketModule } from '../docket.module.js';
 import { parseRedisUrl, redactUrl } from '../redis/redis-url.js';
 import { toCliError, usageError } from './cli-error.js';
 
@@ -66,6 +64,12 @@ export async function withClient<T>(
   target: Target,
   fn: (client: DocketClient, app: INestApplicationContext) => Promise<T>,
 ): Promise<T> {
+  // Nest loads in a second or so: only the commands that talk to Redis pay for it.
+  const [{ NestFactory }, { DocketModule }, { DocketClient }] = await Promise.all([
+    import('@nestjs/core'),
+    import('../docket.module.js'),
+    import('../docket.client.js'),
+  ]);
   let app: INestApplicationContext;
   try {
     app = await NestFactory.createApplicationContext(

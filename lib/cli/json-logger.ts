@@ -1,4 +1,4 @@
-import { ConsoleLogger, type LoggerService, type LogLevel } from '@nestjs/common';
+import type { LoggerService, LogLevel } from '@nestjs/common';
 import { useColor } from './format.js';
 
 /** Nest's log levels, most verbose first. */
@@ -78,8 +78,12 @@ export class JsonLogger implements LoggerService {
 }
 
 /** The logger of `docket worker`: Nest's console logger, or JSON lines. */
-export function createLogger(format: 'plain' | 'json', level: LogLevel): LoggerService {
+export async function createLogger(
+  format: 'plain' | 'json',
+  level: LogLevel,
+): Promise<LoggerService> {
   const levels = levelsFrom(level);
   if (format === 'json') return new JsonLogger(levels);
+  const { ConsoleLogger } = await import('@nestjs/common');
   return new ConsoleLogger({ logLevels: levels, colors: useColor, prefix: 'Docket' });
 }

@@ -1,10 +1,9 @@
 import { type INestApplicationContext, type LoggerService, type LogLevel } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { type Command, Option } from 'commander';
 import type { ResolvedDocketOptions } from '../../docket-options.js';
-import { DocketRuntime } from '../../docket.runtime.js';
+import type { DocketRuntime } from '../../docket.runtime.js';
 import { redactUrl } from '../../redis/redis-url.js';
-import { DocketWorker } from '../../worker.service.js';
+import type { DocketWorker } from '../../worker.service.js';
 import { toCliError, usageError } from '../cli-error.js';
 import { checkDocketName, checkUrl } from '../context.js';
 import { createLogger, LOG_LEVELS } from '../json-logger.js';
@@ -109,7 +108,12 @@ async function work(flags: WorkerFlags, cmd: Command): Promise<void> {
     throw usageError(toCliError(error).message);
   }
   const loaded = await loadModule(flags.module);
-  const logger = createLogger(flags.logFormat, flags.logLevel);
+  const [{ NestFactory }, { DocketRuntime }, { DocketWorker }] = await Promise.all([
+    import('@nestjs/core'),
+    import('../../docket.runtime.js'),
+    import('../../worker.service.js'),
+  ]);
+  const logger = await createLogger(flags.logFormat, flags.logLevel);
   let app: INestApplicationContext;
   try {
     app = await NestFactory.createApplicationContext(loaded.module, {
@@ -121,10 +125,13 @@ async function work(flags: WorkerFlags, cmd: Command): Promise<void> {
   }
   const stopping = untilSignal();
   try {
-    const options = docketOptions(app, loaded.label);
+    const options = docketOptions(
+      () => app.get<typeof DocketRuntime, DocketRuntime>(DocketRuntime, { strict: false }),
+      loaded.label,
+    );
     warnAboutOverrides(logger, flags, cmd, requested, options);
     if (options.worker && !options.worker.autoStart) {
-      void app.get(DocketWorker, { strict: false }).runForever();
+      void app.get<typeof DocketWorker, DocketWorker>(DocketWorker, { strict: false }).runForever();
     }
   } catch (error) {
     await app.close().catch(() => undefined);
@@ -151,11 +158,11 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-/** The resolved options of the application's docket, or a usage error when it has no worker. */
-function docketOptions(app: INestApplicationContext, label: string): ResolvedDocketOptions {
+/** The resolved options of the application's docket; a usage error when it has no worker. */
+function docketOptions(find: () => DocketRuntime, label: string): ResolvedDocketOptions {
   let runtime: DocketRuntime;
   try {
-    runtime = app.get(DocketRuntime, { strict: false });
+    runtime = find();
   } catch {
     throw usageError(
       `${label} does not import DocketModule (or imports another copy of nestjs-docket than ` +
