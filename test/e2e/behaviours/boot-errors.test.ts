@@ -120,7 +120,11 @@ describe('boot errors', () => {
     const error = await bootError([AutomaticWithArgument], uniqueName());
     assertNames(error, 'poll', 'AutomaticWithArgument#poll', /automatic/, /poll\(url\)/);
     const docket = await createDocket([AutomaticWithDefault]);
-    await docket.close();
+    try {
+      await assertNoKeyWithoutTtl(docket.name);
+    } finally {
+      await docket.close();
+    }
   });
 
   it('refuses a rate limit of 0, two concurrency options and 0 attempts', async () => {
