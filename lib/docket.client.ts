@@ -257,20 +257,29 @@ export class DocketClient {
     await connection.ready();
     const takenAt = new Date();
     const redis = connection.commands;
-    const [streamLength, queueLength, entries, queued] = (await redis
+    const [streamLength, queueLength, entries, queued, lines] = (await redis
       .pipeline()
       .xlen(keys.stream)
       .zcard(keys.queue)
       .xrange(keys.stream, '-', '+', 'COUNT', 1000)
       .zrange(keys.queue, '0', '999')
+      .smembers(keys.lines)
       .exec())!.map(([error, value]) => {
       if (error) throw error;
       return value;
-    }) as [number, number, [string, string[]][], string[]];
+    }) as [number, number, [string, string[]][], string[], string[]];
     const streamKeys = entries
       .map(([, fields]) => fields[fields.indexOf('key') + 1])
       .filter((key): key is string => typeof key === 'string');
-    const all = [...streamKeys, ...queued];
+    const waiting: string[] = [];
+    if (lines.length > 0) {
+      const reads = redis.pipeline();
+      for (const line of lines) reads.lrange(line, 0, 999);
+      for (const [, keysInLine] of (await reads.exec()) ?? []) {
+        waiting.push(...((keysInLine as string[] | null) ?? []));
+      }
+    }
+    const all = [...streamKeys, ...queued, ...waiting];
     const pipeline = redis.pipeline();
     for (const key of all) {
       pipeline.hmget(
@@ -307,7 +316,7 @@ export class DocketClient {
     future.sort((a, b) => a.when.getTime() - b.when.getTime());
     return {
       takenAt,
-      totalTasks: streamLength + queueLength,
+      totalTasks: streamLength + queueLength + waiting.length,
       running,
       future,
       workers: await this.workers(),

@@ -36,7 +36,10 @@ type Mode = 'stopped' | 'running' | 'draining';
 @Injectable()
 export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('DocketWorker');
+  /** Messages this worker holds: handler running, or its end being written. */
   private readonly running = new Map<string, RunningTask>();
+  /** Handlers running now: what the concurrency bounds. */
+  private busy = 0;
   private readonly byKey = new Map<string, RunningTask>();
   private mode: Mode = 'stopped';
   private loop?: Promise<void>;
@@ -82,7 +85,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** How many tasks this worker runs now. */
   get activeTasks(): number {
-    return this.running.size;
+    return this.busy;
   }
 
   private get options(): ResolvedWorkerOptions {
@@ -233,7 +236,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** One turn of the delivery loop. */
   private async step(): Promise<void> {
-    const free = this.options.concurrency - this.running.size;
+    const free = this.options.concurrency - this.busy;
     if (free <= 0) {
       await new Promise<void>((resolve) => (this.slotFreed = resolve));
       this.slotFreed = undefined;
@@ -241,15 +244,14 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     }
     let entries = await this.autoclaim(free);
     const redelivered = entries.length > 0;
-    if (!redelivered) {
-      if (this.finishWaiters.length > 0 && this.running.size === 0 && (await this.isEmpty())) {
-        for (const resolve of this.finishWaiters.splice(0)) resolve();
-        return;
-      }
-      entries = await this.read(free);
-    }
+    if (!redelivered) entries = await this.read(free);
     this.lastPollAt = Date.now();
-    if (entries.length > 0) await this.dispatch(entries, redelivered);
+    if (entries.length > 0) {
+      await this.dispatch(entries, redelivered);
+    } else if (this.finishWaiters.length > 0 && this.running.size === 0 && (await this.isEmpty())) {
+      // Only a read that found nothing (or was interrupted) asks whether all work is done.
+      for (const resolve of this.finishWaiters.splice(0)) resolve();
+    }
   }
 
   private async isEmpty(): Promise<boolean> {
@@ -330,6 +332,9 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
         continue;
       }
       const definition = this.runtime.registry.get(message.taskName)!;
+      const admission = admissionFor(definition.plan, message.args, this.options.redeliveryTimeout);
+      // Not run: the end carries the admission rules so that a reserved slot is given back.
+      const skip = (): Finish => ({ ...this.finishBase(message), outcome: 'cancelled', admission });
       if (
         this.runtime.strikes.list.matches(message.taskName, definition.parameters, message.args)
       ) {
@@ -338,21 +343,18 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
           task: message.taskName,
           worker: this.options.name,
         });
-        finishes.push({ ...this.finishBase(message), outcome: 'cancelled' });
+        finishes.push(skip());
         continue;
       }
       const limit = this.limits?.get(message.key);
       if (limit !== undefined) {
         if (limit <= 0) {
-          finishes.push({ ...this.finishBase(message), outcome: 'cancelled' });
+          finishes.push(skip());
           continue;
         }
         this.limits!.set(message.key, limit - 1);
       }
-      claimable.push({
-        message,
-        admission: admissionFor(definition.plan, message.args, this.options.redeliveryTimeout),
-      });
+      claimable.push({ message, admission });
     }
     for (const finish of finishes) void this.finisher!.finish(finish);
     if (claimable.length === 0) return;
@@ -410,7 +412,15 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     const { message } = task;
     this.running.set(message.id, task);
     this.byKey.set(message.key, task);
+    this.busy++;
     const definition = this.runtime.registry.get(message.taskName)!;
+    let slotHeld = true;
+    const freeSlot = () => {
+      if (!slotHeld || task.abandoned) return;
+      slotHeld = false;
+      this.busy--;
+      this.slotFreed?.();
+    };
     void (async () => {
       try {
         const finish = await runTask({
@@ -421,13 +431,15 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
           task,
           mayContinue: (this.limits?.get(message.key) ?? 1) > 0,
         });
+        // The slot is free once the handler is done; writing its end overlaps the next read.
+        freeSlot();
         if (finish) await this.finisher!.finish(finish);
       } catch (error) {
         this.logger.error(`task ${message.key} could not be finished: ${(error as Error).message}`);
       } finally {
+        freeSlot();
         this.running.delete(message.id);
         if (this.byKey.get(message.key) === task) this.byKey.delete(message.key);
-        this.slotFreed?.();
         if (this.running.size === 0) {
           for (const resolve of this.drainWaiters.splice(0)) resolve();
           if (this.finishWaiters.length > 0) this.interruptRead();
@@ -530,6 +542,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
       }
       this.running.clear();
       this.byKey.clear();
+      this.busy = 0;
     }
     this.finisher?.stop();
     clearInterval(this.leaseTimer);

@@ -9,6 +9,8 @@ export class DocketKeys {
   readonly strikes: string;
   readonly workers: string;
   readonly dead: string;
+  /** Set of the concurrency waiting lines that hold tasks. */
+  readonly lines: string;
   /** Channel that tells running workers to abort a task; payload = task key. */
   readonly cancelChannel: string;
   /** Channel that tells schedulers an earlier future task exists; payload = due epoch ms. */
@@ -23,6 +25,7 @@ export class DocketKeys {
     this.strikes = `${this.prefix}strikes`;
     this.workers = `${this.prefix}workers`;
     this.dead = `${this.prefix}dead`;
+    this.lines = `${this.prefix}lines`;
     this.cancelChannel = `${this.prefix}cancel`;
     this.wakeChannel = `${this.prefix}wake`;
     this.strikesChannel = `${this.prefix}strikes`;

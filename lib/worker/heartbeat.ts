@@ -31,21 +31,26 @@ export class Heartbeat {
     const { connection, keys, options } = this.runtime;
     try {
       await connection.ready();
-      const window = options.heartbeatInterval * options.missedHeartbeats;
-      const register = this.beats % REGISTER_EVERY === 0 ? this.tasks() : [];
-      await runScript(
-        connection.commands,
-        'heartbeat',
-        [keys.workers, keys.workerTasks(this.worker)],
-        [
-          this.worker,
-          Date.now(),
-          window,
-          keys.prefix,
-          options.heartbeatInterval * (REGISTER_EVERY + options.missedHeartbeats),
-          ...register,
-        ],
-      );
+      const now = Date.now();
+      if (this.beats % REGISTER_EVERY === 0) {
+        // Now and then: prune dead workers and (re)write the task registry.
+        await runScript(
+          connection.commands,
+          'heartbeat',
+          [keys.workers, keys.workerTasks(this.worker)],
+          [
+            this.worker,
+            now,
+            options.heartbeatInterval * options.missedHeartbeats,
+            keys.prefix,
+            options.heartbeatInterval * (REGISTER_EVERY + options.missedHeartbeats),
+            ...this.tasks(),
+          ],
+        );
+      } else {
+        // Every other beat is one command: an idle worker must cost Redis next to nothing.
+        await connection.commands.zadd(keys.workers, now, this.worker);
+      }
       this.beats++;
     } catch (error) {
       this.onDisruption(error);

@@ -62,12 +62,12 @@ function progressOf(runtime: DocketRuntime, message: TaskMessage): TaskProgress 
   };
 }
 
-/** Build the `TaskContext` of one execution. */
+/** Build the `TaskContext` of one execution; the costlier members are made on first use. */
 export function createTaskContext(init: {
   runtime: DocketRuntime;
   client: DocketClient;
   message: TaskMessage;
-  execution: Execution;
+  execution: () => Execution;
   worker: string;
   signal: AbortSignal;
   attempts: number;
@@ -75,15 +75,24 @@ export function createTaskContext(init: {
   perpetual: PerpetualIntent;
 }): TaskContext {
   const { message, perpetual } = init;
+  let execution: Execution | undefined;
+  let logger: Logger | undefined;
+  let progress: TaskProgress | undefined;
   return {
     key: message.key,
     attempt: message.attempt,
-    execution: init.execution,
+    get execution() {
+      return (execution ??= init.execution());
+    },
     docket: init.client,
     worker: init.worker,
-    logger: new Logger(`${message.taskName}[${message.key}]`),
+    get logger() {
+      return (logger ??= new Logger(`${message.taskName}[${message.key}]`));
+    },
     signal: init.signal,
-    progress: progressOf(init.runtime, message),
+    get progress() {
+      return (progress ??= progressOf(init.runtime, message));
+    },
     retry: {
       attempt: message.attempt,
       attempts: init.attempts,

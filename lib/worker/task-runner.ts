@@ -127,55 +127,64 @@ async function execute(env: {
   const { options } = definition;
   const attempts = attemptsOf(options.retry);
   const label = `${message.taskName}(${message.key}) attempt ${message.attempt}`;
-  logger.log(`↪ ${label} started, ${ms(task.startedAt - message.when)} after due`);
+  const logging = Logger.isLevelEnabled('log');
+  if (logging) logger.log(`↪ ${label} started, ${ms(task.startedAt - message.when)} after due`);
 
+  // The context is built only for a handler that asks for it (the hot path of plain tasks).
   let rearm = (): void => undefined;
-  const deadline = new Deadline(options.timeout, () => rearm());
-  const execution = new Execution(runtime, {
-    key: message.key,
-    taskName: message.taskName,
-    args: message.args,
-    when: new Date(message.when),
-    attempt: message.attempt,
-    disposition: 'scheduled',
-    state: 'running',
-    generation: Number(message.generation),
-  });
-  execution.worker = env.worker;
-  execution.startedAt = new Date(task.startedAt);
-  const ctx = createTaskContext({
-    runtime,
-    client: env.client,
-    message,
-    execution,
-    worker: env.worker,
-    signal: task.controller.signal,
-    attempts,
-    deadline,
-    perpetual: task.perpetual,
-  });
+  const deadline =
+    options.timeout !== undefined || definition.ctxIndex >= 0
+      ? new Deadline(options.timeout, () => rearm())
+      : undefined;
   const callArgs = [...message.args];
   if (definition.ctxIndex >= 0) {
+    const ctx = createTaskContext({
+      runtime,
+      client: env.client,
+      message,
+      execution: () => {
+        const execution = new Execution(runtime, {
+          key: message.key,
+          taskName: message.taskName,
+          args: message.args,
+          when: new Date(message.when),
+          attempt: message.attempt,
+          disposition: 'scheduled',
+          state: 'running',
+          generation: Number(message.generation),
+        });
+        execution.worker = env.worker;
+        execution.startedAt = new Date(task.startedAt);
+        return execution;
+      },
+      worker: env.worker,
+      signal: task.controller.signal,
+      attempts,
+      deadline: deadline!,
+      perpetual: task.perpetual,
+    });
     while (callArgs.length < definition.ctxIndex) callArgs.push(undefined);
     callArgs.splice(definition.ctxIndex, 0, ctx);
   }
 
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    rearm = () => {
-      clearTimeout(timer);
-      if (deadline.time === Infinity) return;
-      timer = setTimeout(() => {
-        const error = new TimeoutError(
-          `task ${message.key} exceeded timeout of ${options.timeout}ms`,
-        );
-        task.controller.abort(error);
-        reject(error);
-      }, deadline.remaining());
-    };
-  });
-  timedOut.catch(() => undefined);
-  rearm();
+  let timedOut: Promise<never> | undefined;
+  if (options.timeout !== undefined) {
+    timedOut = new Promise<never>((_, reject) => {
+      rearm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          const error = new TimeoutError(
+            `task ${message.key} exceeded timeout of ${options.timeout}ms`,
+          );
+          task.controller.abort(error);
+          reject(error);
+        }, deadline!.remaining());
+      };
+    });
+    timedOut.catch(() => undefined);
+    rearm();
+  }
 
   const base = {
     key: message.key,
@@ -186,10 +195,8 @@ async function execute(env: {
     rawArgs: message.rawArgs,
   };
   try {
-    const value = await Promise.race([
-      (async () => definition.method.apply(definition.instance, callArgs))(),
-      timedOut,
-    ]);
+    const running = (async () => definition.method.apply(definition.instance, callArgs))();
+    const value = timedOut ? await Promise.race([running, timedOut]) : await running;
     if (task.abandoned) return null;
     let result: string | undefined;
     if (value !== undefined && runtime.options.executionTtl > 0) {
@@ -201,7 +208,7 @@ async function execute(env: {
         );
       }
     }
-    logger.log(`↩ ${label} completed in ${ms(Date.now() - task.startedAt)}`);
+    if (logging) logger.log(`↩ ${label} completed in ${ms(Date.now() - task.startedAt)}`);
     return { ...base, outcome: 'completed', result };
   } catch (error) {
     if (task.abandoned) return null;

@@ -32,7 +32,7 @@ if run[1] then
   redis.call('XACK', KEYS[1], group, run[1])
   redis.call('XDEL', KEYS[1], run[1])
 end
-if run[2] then redis.call('LREM', run[2], 0, key) end
+if run[2] then leave_line(prefix, run[2], key) end
 if run[3] then release_slot(prefix, run[3], tonumber(run[4]), key, now) end
 redis.call('ZREM', KEYS[2], key)
 redis.call('DEL', KEYS[3], prefix .. 'progress:' .. key)

@@ -22,7 +22,8 @@
     'cancelled'  the key was cancelled (or dropped by a rule): it ends 'cancelled'
     'deferred'   a rule moved the task to a later time (new generation, parked)
     'waiting'    every concurrency slot is taken: the task waits in line (runs field
-                 'waiting' names the line) and is put back on the stream when a slot frees
+                 'waiting' names the line, <prefix>lines holds every non-empty line) and is
+                 put back on the stream when a slot frees
 ]]
 local prefix, group, worker, now, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
 local nowN = tonumber(now)
@@ -142,6 +143,7 @@ for i = 6, #ARGV, 4 do
     elseif verdict == 'wait' then
       ack(id)
       redis.call('RPUSH', detail, key)
+      redis.call('SADD', prefix .. 'lines', detail)
       redis.call('HSET', runs, 'waiting', detail)
       redis.call('HDEL', runs, 'streamId')
       out[#out + 1] = 'waiting'

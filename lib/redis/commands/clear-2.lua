@@ -1,5 +1,6 @@
 --[[
-  clear: remove every scheduled and queued task; running tasks go on.
+  clear: remove every scheduled and queued task (also those waiting for a concurrency slot);
+  running tasks go on.
 
   KEYS[1] stream             KEYS[2] queue
   ARGV[1] key prefix         ARGV[2] consumer group   ARGV[3] now (epoch ms)
@@ -15,7 +16,7 @@ local function cancel(key)
   redis.call('DEL', prefix .. 'progress:' .. key)
   if ttl > 0 then
     redis.call('HSET', runs, 'state', 'cancelled', 'completedAt', now)
-    redis.call('HDEL', runs, 'streamId', 'cancel')
+    redis.call('HDEL', runs, 'streamId', 'cancel', 'waiting', 'reserved', 'reservedMax')
     redis.call('PEXPIRE', runs, ttl)
   else
     redis.call('DEL', runs)
@@ -30,6 +31,14 @@ for _, key in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
   cancel(key)
 end
 redis.call('DEL', KEYS[2])
+
+for _, line in ipairs(redis.call('SMEMBERS', prefix .. 'lines')) do
+  for _, key in ipairs(redis.call('LRANGE', line, 0, -1)) do
+    if redis.call('HGET', prefix .. 'runs:' .. key, 'waiting') == line then cancel(key) end
+  end
+  redis.call('DEL', line)
+end
+redis.call('DEL', prefix .. 'lines')
 
 for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
   local id, fields = entry[1], entry[2]

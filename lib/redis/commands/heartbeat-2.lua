@@ -4,13 +4,14 @@
   KEYS[1] workers (zset: worker → last seen)          KEYS[2] worker-tasks:<worker> (set)
   ARGV[1] worker name        ARGV[2] now (epoch ms)   ARGV[3] liveness window (ms)
   ARGV[4] key prefix         ARGV[5] lifetime of the task registry (ms)
-  ARGV[6..] task names: when given, the task registry is (re)written (worker-tasks:<worker>
-            and task-workers:<task> for each task); it is rewritten more seldom than the
-            heartbeat, so it lives longer than the window: liveness comes from `workers`
+  ARGV[6..] task names: the task registry is (re)written (worker-tasks:<worker> and
+            task-workers:<task> for each task); the worker runs this script only every few
+            beats (the beats between are a plain ZADD on `workers`), so the registry lives
+            longer than the window: liveness comes from `workers`
 
   Workers not seen within the window are pruned from `workers`. Every key written here
   expires, so a dead worker leaves nothing behind.
-  Returns the number of live workers.
+  Returns 1.
 ]]
 local worker, now, window, prefix = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
 local lifetime = tonumber(ARGV[5])
@@ -27,4 +28,4 @@ if #ARGV > 5 then
   end
   redis.call('PEXPIRE', KEYS[2], lifetime)
 end
-return redis.call('ZCARD', KEYS[1])
+return 1

@@ -31,7 +31,7 @@ if run[2] then
   redis.call('XACK', KEYS[1], group, run[2])
   redis.call('XDEL', KEYS[1], run[2])
 end
-if run[3] then redis.call('LREM', run[3], 0, key) end
+if run[3] then leave_line(prefix, run[3], key) end
 redis.call('ZREM', KEYS[2], key)
 redis.call('DEL', KEYS[3], prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
 
