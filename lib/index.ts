@@ -9,3 +9,4 @@ export * from './execution/index.js';
 export * from './health/index.js';
 export type { DocketMetrics, TaskCounter, TaskLabels } from './metrics/docket-metrics.js';
 export * from './interfaces/index.js';
+export * from './dashboard/index.js';

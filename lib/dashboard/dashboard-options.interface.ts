@@ -1,0 +1,71 @@
+import type { CanActivate, ModuleMetadata, Type } from '@nestjs/common';
+
+/** Options of `DocketDashboardModule.forRoot()`. */
+export interface DocketDashboardOptions {
+  /**
+   * URL path of the dashboard, after any global prefix (`app.setGlobalPrefix`).
+   * @default '/docket'
+   */
+  path?: string;
+  /**
+   * Guard of the actions (cancel, retry, strike, restore), e.g. your admin guard. Without one
+   * (and without `readOnly`) anyone who can reach the dashboard can act; a warning says so at
+   * boot.
+   */
+  guard?: Type<CanActivate>;
+  /**
+   * Guard of everything the dashboard serves, pages and reads included (task arguments may
+   * hold personal data). Actions pass both guards.
+   */
+  viewGuard?: Type<CanActivate>;
+  /**
+   * Show, never act: the UI hides the actions and their endpoints answer 403.
+   * @default false
+   */
+  readOnly?: boolean;
+  /**
+   * Name of the docket to show. An application has one `DocketModule` today; when given, this
+   * must be its name (checked at boot).
+   * @default the DocketModule's name
+   */
+  docket?: string;
+  /**
+   * Show task arguments (as a short preview). Turn off when they hold what the dashboard's
+   * viewers should not see.
+   * @default true
+   */
+  showArguments?: boolean;
+  /**
+   * How often the page asks for fresh data, in ms.
+   * @default 1500
+   */
+  refreshInterval?: number;
+  /**
+   * How often the module samples depths and counts for the charts, in ms.
+   * @default 2000
+   */
+  sampleInterval?: number;
+  /**
+   * How far back the charts go, in ms (samples are kept in memory).
+   * @default 900000 (15 min)
+   */
+  history?: number;
+  /**
+   * Count completions and failures of every worker of the docket by listening to its state
+   * events (one extra Redis connection; every state change of the docket reaches this
+   * process). Off: the charts show depths only.
+   * @default true
+   */
+  throughput?: boolean;
+  /** Modules that the guards' dependencies come from. */
+  imports?: ModuleMetadata['imports'];
+}
+
+/** The options with defaults merged in; the path without surrounding slashes. */
+export interface ResolvedDashboardOptions extends Required<
+  Omit<DocketDashboardOptions, 'guard' | 'viewGuard' | 'docket' | 'imports'>
+> {
+  guard?: Type<CanActivate>;
+  viewGuard?: Type<CanActivate>;
+  docket?: string;
+}

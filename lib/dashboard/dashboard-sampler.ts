@@ -1,0 +1,176 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import { CONSUMER_GROUP } from '../docket.constants.js';
+import type { RedisClient } from '../redis/connection.js';
+import { DOCKET_DASHBOARD_OPTIONS, RECENT_FAILURES } from './dashboard.constants.js';
+import { DashboardDocket } from './dashboard-docket.js';
+import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
+import type { DashboardCounts, DashboardSample } from './dashboard-views.interface.js';
+import { RingBuffer } from './ring-buffer.js';
+
+/** A failure seen on the state channel: the last attempt of `key` failed with `error`. */
+export interface SeenFailure {
+  key: string;
+  error: string;
+  at: number;
+}
+
+/**
+ * Samples the docket every `sampleInterval` into a ring buffer covering `history`, and (with
+ * `throughput`) counts completions and failures of every worker from the docket's state
+ * events. Errors are logged at debug level and the sample skipped; sampling never stops.
+ */
+@Injectable()
+export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('DocketDashboard');
+  private readonly samples: RingBuffer<DashboardSample>;
+  private readonly failures = new RingBuffer<SeenFailure>(RECENT_FAILURES);
+  private completed = 0;
+  private failed = 0;
+  private timer?: NodeJS.Timeout;
+  private stopped = false;
+  private events?: RedisClient;
+  private listening = false;
+  private subscribing?: Promise<void>;
+
+  constructor(
+    private readonly docket: DashboardDocket,
+    @Inject(DOCKET_DASHBOARD_OPTIONS) private readonly options: ResolvedDashboardOptions,
+  ) {
+    this.samples = new RingBuffer(Math.ceil(options.history / options.sampleInterval));
+  }
+
+  onApplicationBootstrap(): void {
+    this.listen();
+    this.schedule();
+  }
+
+  onModuleDestroy(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.events?.disconnect();
+  }
+
+  /** Samples taken after `since` (epoch ms), oldest first. */
+  history(since = 0): DashboardSample[] {
+    return this.samples.toArray().filter((sample) => sample.at > since);
+  }
+
+  /** Failures seen since this process started (at most 50), newest first. */
+  recentFailures(): SeenFailure[] {
+    return this.failures.toArray().reverse();
+  }
+
+  /** Depths and counts of the docket, read now. */
+  async counts(): Promise<DashboardCounts> {
+    const { runtime, strikes } = this.docket;
+    const { connection, keys, options } = runtime;
+    await connection.ready();
+    const now = Date.now();
+    const [replies] = await Promise.all([
+      connection.commands
+        .pipeline()
+        .xlen(keys.stream)
+        .xpending(keys.stream, CONSUMER_GROUP)
+        .zcount(keys.queue, '-inf', now)
+        .zcount(keys.queue, `(${now}`, '+inf')
+        .zcount(keys.workers, now - options.heartbeatInterval * options.missedHeartbeats, '+inf')
+        .xlen(keys.dead)
+        .exec(),
+      strikes.read(),
+    ]);
+    const [stream, pending, due, future, workers, dead] = (replies ?? []).map(
+      ([error, value], i) => {
+        // no consumer group yet: no worker has read anything, so nothing is pending
+        if (error && i === 1 && String(error.message).includes('NOGROUP')) return 0;
+        if (error) throw error;
+        return i === 1 ? Number((value as [number])[0]) : Number(value);
+      },
+    );
+    // Messages stay on the stream until they finish, so the pending ones are those running.
+    return {
+      queued: Math.max(0, stream - pending) + due,
+      scheduled: future,
+      running: pending,
+      workers,
+      deadLetters: dead,
+      strikes: strikes.size,
+    };
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.tick(), this.options.sampleInterval);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      this.listen();
+      const counts = await this.counts();
+      const counted = this.listening;
+      this.samples.push({
+        at: Date.now(),
+        queued: counts.queued,
+        scheduled: counts.scheduled,
+        running: counts.running,
+        workers: counts.workers,
+        completed: counted ? this.completed : null,
+        failed: counted ? this.failed : null,
+      });
+      this.completed = 0;
+      this.failed = 0;
+    } catch (error) {
+      this.logger.debug(`dashboard sample skipped: ${(error as Error).message}`);
+    } finally {
+      this.schedule();
+    }
+  }
+
+  /** Subscribe to every state event of the docket; retried on each tick until it holds. */
+  private listen(): void {
+    if (!this.options.throughput || this.listening || this.subscribing || this.stopped) return;
+    const { connection, keys } = this.docket.runtime;
+    if (!this.events) {
+      this.events = connection.duplicate();
+      this.events.on('pmessage', (_pattern: string, _channel: string, message: string) =>
+        this.onState(message),
+      );
+    }
+    const events = this.events;
+    const pattern = `${keys.prefix.replace(/[*?[\]\\]/g, '\\$&')}state:*`;
+    this.subscribing = connection
+      .ready(events)
+      .then(() => events.psubscribe(pattern))
+      .then(
+        () => {
+          this.listening = true;
+        },
+        (error: Error) => this.logger.debug(`dashboard state events: ${error.message}`),
+      )
+      .finally(() => (this.subscribing = undefined));
+  }
+
+  private onState(message: string): void {
+    let event: { key?: unknown; state?: unknown; error?: unknown };
+    try {
+      event = JSON.parse(message) as typeof event;
+    } catch {
+      return;
+    }
+    if (event.state === 'completed') this.completed++;
+    if (event.state === 'failed') {
+      this.failed++;
+      this.failures.push({
+        key: String(event.key),
+        error: typeof event.error === 'string' ? event.error : '',
+        at: Date.now(),
+      });
+    }
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * What the dashboard's JSON endpoints answer. Times are ISO strings; arguments are a short
+ * preview text (null when `showArguments` is off), never the values themselves.
+ */
+
+/** One sample of the docket, taken every `sampleInterval`. */
+export interface DashboardSample {
+  /** Epoch ms. */
+  at: number;
+  queued: number;
+  scheduled: number;
+  running: number;
+  workers: number;
+  /** Executions that completed / failed since the previous sample; null without `throughput`. */
+  completed: number | null;
+  failed: number | null;
+}
+
+export interface DashboardCounts {
+  /** Due and waiting for a worker. */
+  queued: number;
+  /** Due in the future. */
+  scheduled: number;
+  /** Held by a worker. */
+  running: number;
+  workers: number;
+  deadLetters: number;
+  strikes: number;
+}
+
+export interface WorkerView {
+  name: string;
+  lastSeen: string;
+  tasks: string[];
+}
+
+export interface OverviewView {
+  docket: string;
+  takenAt: string;
+  readOnly: boolean;
+  counts: DashboardCounts;
+  sampleInterval: number;
+  history: number;
+  throughput: boolean;
+  /** Samples taken after `since` (all kept samples without it). */
+  samples: DashboardSample[];
+  workers: WorkerView[];
+}
+
+export interface ProgressView {
+  current: number | null;
+  total: number;
+  message: string | null;
+  updatedAt: string | null;
+}
+
+export interface RunningView {
+  key: string;
+  taskName: string;
+  args: string | null;
+  attempt: number;
+  worker: string;
+  when: string;
+  startedAt: string;
+  progress: ProgressView;
+}
+
+export interface ScheduledView {
+  key: string;
+  taskName: string;
+  args: string | null;
+  attempt: number;
+  when: string;
+  /** Due (queued) or in the future (scheduled). */
+  state: 'queued' | 'scheduled';
+}
+
+export interface FailureView {
+  key: string;
+  taskName: string | null;
+  args: string | null;
+  error: string;
+  attempt: number | null;
+  failedAt: string;
+}
+
+export interface DeadLetterView {
+  key: string;
+  taskName: string;
+  args: string | null;
+  error: string;
+  attempt: number;
+  deadAt: string;
+}
+
+export interface FailuresView {
+  /** Executions seen failing (their last attempt) since this process started, newest first. */
+  recent: FailureView[];
+  /** The docket's dead letters, newest first. */
+  deadLetters: DeadLetterView[];
+}
+
+export interface StrikeView {
+  /** Names the strike for `restore`. */
+  id: string;
+  task: string | null;
+  parameter: string | null;
+  operator: string;
+  /** The value as the CLI writes it (`"text"`, `42`, an ISO date), or null for a task strike. */
+  value: string | null;
+}

@@ -1,0 +1,139 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Post,
+  Query,
+  Req,
+  UseGuards,
+  applyDecorators,
+  type Type,
+} from '@nestjs/common';
+import { DashboardActionGuard } from './dashboard-action.guard.js';
+import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
+import { DashboardService } from './dashboard.service.js';
+import type {
+  FailuresView,
+  OverviewView,
+  RunningView,
+  ScheduledView,
+  StrikeView,
+  WorkerView,
+} from './dashboard-views.interface.js';
+import { DASHBOARD_SCRIPT, DASHBOARD_STYLES, renderPage } from './ui/index.js';
+
+const PAGE_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+  "connect-src 'self'; base-uri 'self'; form-action 'none'; frame-ancestors 'self'";
+
+type Json = Record<string, unknown>;
+
+/**
+ * The dashboard's controller, made for one path and its guards (decorators take constants, so
+ * each `forRoot` gets its own class). The page, its two assets, JSON reads under `api/`, and
+ * POST actions under `api/` behind `DashboardActionGuard` and the user's guard.
+ */
+export function createDashboardController(options: ResolvedDashboardOptions): Type<unknown> {
+  const viewGuards = options.viewGuard ? [UseGuards(options.viewGuard)] : [];
+  const Act = () =>
+    applyDecorators(
+      HttpCode(200),
+      UseGuards(DashboardActionGuard, ...(options.guard ? [options.guard] : [])),
+    );
+
+  @Controller(options.path)
+  @applyDecorators(...viewGuards)
+  class DocketDashboardController {
+    constructor(private readonly dashboard: DashboardService) {}
+
+    @Get()
+    @Header('content-type', 'text/html; charset=utf-8')
+    @Header('cache-control', 'no-store')
+    @Header('content-security-policy', PAGE_POLICY)
+    @Header('x-content-type-options', 'nosniff')
+    page(@Req() request: { originalUrl?: string; url?: string }): string {
+      return renderPage(this.dashboard.options, request.originalUrl ?? request.url ?? '/');
+    }
+
+    @Get('assets/dashboard.js')
+    @Header('content-type', 'text/javascript; charset=utf-8')
+    @Header('cache-control', 'no-cache')
+    @Header('x-content-type-options', 'nosniff')
+    script(): string {
+      return DASHBOARD_SCRIPT;
+    }
+
+    @Get('assets/dashboard.css')
+    @Header('content-type', 'text/css; charset=utf-8')
+    @Header('cache-control', 'no-cache')
+    @Header('x-content-type-options', 'nosniff')
+    styles(): string {
+      return DASHBOARD_STYLES;
+    }
+
+    @Get('api/overview')
+    @Header('cache-control', 'no-store')
+    overview(@Query('since') since?: string): Promise<OverviewView> {
+      const after = Number(since);
+      return this.dashboard.overview(Number.isFinite(after) ? after : 0);
+    }
+
+    @Get('api/running')
+    @Header('cache-control', 'no-store')
+    running(): Promise<RunningView[]> {
+      return this.dashboard.running();
+    }
+
+    @Get('api/scheduled')
+    @Header('cache-control', 'no-store')
+    scheduled(): Promise<{ total: number; tasks: ScheduledView[] }> {
+      return this.dashboard.scheduled();
+    }
+
+    @Get('api/failures')
+    @Header('cache-control', 'no-store')
+    failures(): Promise<FailuresView> {
+      return this.dashboard.failures();
+    }
+
+    @Get('api/strikes')
+    @Header('cache-control', 'no-store')
+    strikes(): Promise<StrikeView[]> {
+      return this.dashboard.strikes();
+    }
+
+    @Get('api/workers')
+    @Header('cache-control', 'no-store')
+    workers(): Promise<WorkerView[]> {
+      return this.dashboard.workers();
+    }
+
+    @Post('api/cancel')
+    @Act()
+    cancel(@Body() body: Json = {}): Promise<{ key: string; state: string | null }> {
+      return this.dashboard.cancel(body.key);
+    }
+
+    @Post('api/retry')
+    @Act()
+    retry(@Body() body: Json = {}): Promise<{ retried: number }> {
+      return this.dashboard.retry(body);
+    }
+
+    @Post('api/strike')
+    @Act()
+    strike(@Body() body: Json = {}): Promise<{ strikes: StrikeView[] }> {
+      return this.dashboard.strike(body);
+    }
+
+    @Post('api/restore')
+    @Act()
+    restore(@Body() body: Json = {}): Promise<{ strikes: StrikeView[] }> {
+      return this.dashboard.restore(body);
+    }
+  }
+
+  return DocketDashboardController;
+}

@@ -1,0 +1,232 @@
+import {
+  BadRequestException,
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { InvalidValueError, parseTypedValue } from '../cli/values.js';
+import { progressFromHash } from '../execution/events.js';
+import type { StrikeCondition, StrikeOperator } from '../interfaces/strike-condition.interface.js';
+import type { WorkerInfo } from '../interfaces/snapshot.interface.js';
+import { DOCKET_DASHBOARD_OPTIONS, SCHEDULED_LIMIT } from './dashboard.constants.js';
+import { DashboardDocket } from './dashboard-docket.js';
+import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
+import { DashboardSampler } from './dashboard-sampler.js';
+import type {
+  DeadLetterView,
+  FailuresView,
+  OverviewView,
+  RunningView,
+  ScheduledView,
+  StrikeView,
+  WorkerView,
+} from './dashboard-views.interface.js';
+import { previewArgs } from './preview.js';
+
+/** What the dashboard's endpoints read and do, in terms of the public `DocketClient`. */
+@Injectable()
+export class DashboardService implements OnModuleInit {
+  private readonly logger = new Logger('DocketDashboard');
+
+  constructor(
+    private readonly docket: DashboardDocket,
+    private readonly sampler: DashboardSampler,
+    @Inject(DOCKET_DASHBOARD_OPTIONS) readonly options: ResolvedDashboardOptions,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.options.readOnly && !this.options.guard) {
+      this.logger.warn(
+        `the dashboard at /${this.options.path} lets anyone who reaches it cancel, retry and ` +
+          'strike tasks: give DocketDashboardModule.forRoot({ guard }) or readOnly: true',
+      );
+    }
+  }
+
+  private args(args: unknown[] | string): string | null {
+    return this.options.showArguments ? previewArgs(args) : null;
+  }
+
+  async overview(since = 0): Promise<OverviewView> {
+    const [counts, workers] = await Promise.all([this.sampler.counts(), this.workers()]);
+    return {
+      docket: this.docket.client.name,
+      takenAt: new Date().toISOString(),
+      readOnly: this.options.readOnly,
+      counts,
+      sampleInterval: this.options.sampleInterval,
+      history: this.options.history,
+      throughput: this.options.throughput,
+      samples: this.sampler.history(since),
+      workers,
+    };
+  }
+
+  async workers(): Promise<WorkerView[]> {
+    return (await this.docket.client.workers()).map(workerView);
+  }
+
+  async running(): Promise<RunningView[]> {
+    const { running } = await this.docket.client.snapshot();
+    if (running.length === 0) return [];
+    const { connection, keys } = this.docket.runtime;
+    const pipeline = connection.commands.pipeline();
+    for (const task of running) pipeline.hgetall(keys.progress(task.key));
+    const replies = (await pipeline.exec()) ?? [];
+    return running
+      .map((task, i): RunningView => {
+        const progress = progressFromHash((replies[i]?.[1] ?? {}) as Record<string, string>);
+        return {
+          key: task.key,
+          taskName: task.taskName,
+          args: this.args(task.args),
+          attempt: task.attempt,
+          worker: task.worker,
+          when: task.when.toISOString(),
+          startedAt: task.startedAt.toISOString(),
+          progress: { ...progress, updatedAt: progress.updatedAt?.toISOString() ?? null },
+        };
+      })
+      .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  }
+
+  async scheduled(): Promise<{ total: number; tasks: ScheduledView[] }> {
+    const { future } = await this.docket.client.snapshot();
+    const now = Date.now();
+    return {
+      total: future.length,
+      tasks: future.slice(0, SCHEDULED_LIMIT).map((task) => ({
+        key: task.key,
+        taskName: task.taskName,
+        args: this.args(task.args),
+        attempt: task.attempt,
+        when: task.when.toISOString(),
+        state: task.when.getTime() <= now ? 'queued' : 'scheduled',
+      })),
+    };
+  }
+
+  async failures(): Promise<FailuresView> {
+    const seen = this.sampler.recentFailures();
+    const [letters, runs] = await Promise.all([
+      this.docket.client.deadLetters(),
+      this.runsOf(seen.map((failure) => failure.key)),
+    ]);
+    const deadLetters: DeadLetterView[] = letters
+      .map((letter) => ({
+        key: letter.key,
+        taskName: letter.taskName,
+        args: this.args(letter.args),
+        error: letter.error,
+        attempt: letter.attempt,
+        deadAt: letter.deadAt.toISOString(),
+      }))
+      .reverse();
+    const recent = seen.map((failure, i) => {
+      const run = runs[i];
+      return {
+        key: failure.key,
+        taskName: run?.taskName ?? null,
+        args: run ? this.args(run.args) : null,
+        error: failure.error,
+        attempt: run?.attempt ?? null,
+        failedAt: new Date(failure.at).toISOString(),
+      };
+    });
+    return { recent, deadLetters };
+  }
+
+  /** Task, arguments and attempt of each key while Redis keeps its execution. */
+  private async runsOf(
+    keys: string[],
+  ): Promise<({ taskName: string; args: unknown[]; attempt: number } | null)[]> {
+    return Promise.all(
+      keys.map(async (key) => {
+        const execution = await this.docket.client.getExecution(key).catch(() => null);
+        return execution && execution.state === 'failed' ? execution : null;
+      }),
+    );
+  }
+
+  strikes(): Promise<StrikeView[]> {
+    return this.docket.strikes.list();
+  }
+
+  async cancel(key: unknown): Promise<{ key: string; state: string | null }> {
+    const checked = requireKey(key);
+    await this.docket.client.cancel(checked);
+    const execution = await this.docket.client.getExecution(checked);
+    return { key: checked, state: execution?.state ?? null };
+  }
+
+  async retry(body: { key?: unknown; all?: unknown }): Promise<{ retried: number }> {
+    const target = body.all === true ? ({ all: true } as const) : requireKey(body.key);
+    return { retried: await this.docket.client.retryDeadLetter(target) };
+  }
+
+  async strike(body: Record<string, unknown>): Promise<{ strikes: StrikeView[] }> {
+    await this.docket.client.strike(conditionFrom(body)).catch(badRequest);
+    return { strikes: await this.strikes() };
+  }
+
+  async restore(body: Record<string, unknown>): Promise<{ strikes: StrikeView[] }> {
+    let condition: StrikeCondition | undefined;
+    if (typeof body.id === 'string') {
+      condition = await this.docket.strikes.condition(body.id);
+      if (!condition) throw new NotFoundException('that strike is not in effect');
+    } else {
+      condition = conditionFrom(body);
+    }
+    await this.docket.client.restore(condition).catch(badRequest);
+    return { strikes: await this.strikes() };
+  }
+}
+
+function workerView(worker: WorkerInfo): WorkerView {
+  return { name: worker.name, lastSeen: worker.lastSeen.toISOString(), tasks: worker.tasks };
+}
+
+function requireKey(key: unknown): string {
+  if (typeof key !== 'string' || key.length === 0) {
+    throw new BadRequestException('give the task key as "key"');
+  }
+  return key;
+}
+
+function badRequest(error: unknown): never {
+  if (error instanceof TypeError || error instanceof InvalidValueError) {
+    throw new BadRequestException(error.message);
+  }
+  throw error;
+}
+
+function text(value: unknown, name: string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new BadRequestException(`"${name}" must be a string`);
+  return value.trim() || undefined;
+}
+
+/**
+ * A strike condition from a form: `value` is text typed like the CLI's (`int:42`,
+ * `float:1.5`, `bool:true`, `date:2026-01-01T00:00:00Z`, `json:[1,2]`; otherwise a string).
+ */
+function conditionFrom(body: Record<string, unknown>): StrikeCondition {
+  const condition: StrikeCondition = {};
+  const task = text(body.task, 'task');
+  const parameter = text(body.parameter, 'parameter');
+  const operator = text(body.operator, 'operator');
+  if (task) condition.task = task;
+  if (operator) condition.operator = operator as StrikeOperator;
+  if (parameter) {
+    condition.parameter = parameter;
+    const value = typeof body.value === 'string' ? body.value : '';
+    try {
+      condition.value = parseTypedValue(value);
+    } catch (error) {
+      badRequest(error);
+    }
+  }
+  return condition;
+}

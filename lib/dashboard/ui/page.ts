@@ -1,0 +1,125 @@
+import type { ResolvedDashboardOptions } from '../dashboard-options.interface.js';
+
+function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+}
+
+/**
+ * The prefix of the page's relative URLs: the page may be asked for as `/x/docket` or
+ * `/x/docket/`, behind a global prefix or a proxy that rewrites the path, so the assets and
+ * the API are addressed relative to the last segment the browser sees. (Not a `<base>`
+ * element: that would turn the `#view` links into other documents.)
+ */
+export function pageBase(url: string): string {
+  const path = url.split(/[?#]/)[0];
+  return path.endsWith('/') ? './' : `./${path.slice(path.lastIndexOf('/') + 1)}/`;
+}
+
+/** A blue dot, inline, so that the browser asks the application for no favicon. */
+const ICON =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E" +
+  "%3Ccircle cx='8' cy='8' r='6' fill='%233b6cf6'/%3E%3C/svg%3E";
+
+const OPERATORS = ['==', '!=', '>', '>=', '<', '<=', 'between'];
+
+/** The dashboard's one HTML page; the script fills it in from the JSON API. */
+export function renderPage(options: ResolvedDashboardOptions, url: string): string {
+  const stat = (name: string, label: string) =>
+    `<div class="card"><div class="label">${label}</div><div class="value" data-stat="${name}">–</div></div>`;
+  const tab = (view: string, label: string, count?: string) =>
+    `<a href="#${view}" data-view="${view}">${label}${count ? ` <span class="badge" data-count="${count}"></span>` : ''}</a>`;
+  const base = escapeHtml(pageBase(url));
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Docket dashboard</title>
+<link rel="icon" href="${ICON}">
+<link rel="stylesheet" href="${base}assets/dashboard.css">
+<script src="${base}assets/dashboard.js" defer></script>
+</head>
+<body data-base="${base}" data-refresh="${options.refreshInterval}" data-readonly="${options.readOnly}" data-args="${options.showArguments}">
+<header>
+  <div class="brand">docket <span id="docket-name"></span></div>
+  <nav>
+    ${tab('overview', 'Overview')}
+    ${tab('running', 'Running', 'running')}
+    ${tab('scheduled', 'Scheduled', 'waiting')}
+    ${tab('failures', 'Failures', 'deadLetters')}
+    ${tab('strikes', 'Strikes', 'strikes')}
+    ${tab('workers', 'Workers', 'workers')}
+  </nav>
+  <span id="status" class="status">connecting…</span>
+</header>
+<main>
+<section data-section="overview">
+  <div class="cards">
+    ${stat('queued', 'Queued')}
+    ${stat('scheduled', 'Scheduled')}
+    ${stat('running', 'Running')}
+    ${stat('workers', 'Workers')}
+    ${stat('throughput', 'Completed / min')}
+    ${stat('failureRate', 'Failure rate')}
+    ${stat('deadLetters', 'Dead letters')}
+    ${stat('strikes', 'Strikes')}
+  </div>
+  <div class="panels">
+    <div class="panel"><h2>Throughput <small class="legend"><i class="ok"></i>completed <i class="bad"></i>failed, per minute</small></h2><div class="chart" id="chart-throughput"></div></div>
+    <div class="panel"><h2>Depth <small class="legend"><i class="queued"></i>queued <i class="running"></i>running <i class="scheduled"></i>scheduled</small></h2><div class="chart" id="chart-depth"></div></div>
+  </div>
+  <div class="panel"><h2>Live workers</h2>
+    <table id="overview-workers"><thead><tr><th>Worker</th><th>Last heartbeat</th><th>Tasks</th></tr></thead><tbody></tbody></table>
+    <p class="empty">No live worker.</p>
+  </div>
+</section>
+<section data-section="running" hidden>
+  <table id="running"><thead><tr><th>Task</th><th>Key</th><th class="args">Arguments</th><th>Worker</th><th>Started</th><th class="progress-col">Progress</th><th class="act"></th></tr></thead><tbody></tbody></table>
+  <p class="empty">Nothing is running.</p>
+</section>
+<section data-section="scheduled" hidden>
+  <table id="scheduled"><thead><tr><th>When</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>State</th><th class="act"></th></tr></thead><tbody></tbody></table>
+  <p class="empty">Nothing is waiting.</p>
+  <p class="more" id="scheduled-more" hidden></p>
+</section>
+<section data-section="failures" hidden>
+  <div class="panel"><h2>Dead letters <button type="button" class="action" id="retry-all" data-action="retry-all">Retry all</button></h2>
+    <table id="dead-letters"><thead><tr><th>Dead since</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>Attempts</th><th>Error</th><th class="act"></th></tr></thead><tbody></tbody></table>
+    <p class="empty">No dead letters.</p>
+  </div>
+  <div class="panel"><h2>Recent failures <small>seen by this process</small></h2>
+    <table id="recent-failures"><thead><tr><th>Failed</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>Error</th></tr></thead><tbody></tbody></table>
+    <p class="empty">No failures seen.</p>
+  </div>
+</section>
+<section data-section="strikes" hidden>
+  <div class="panel"><h2>Strikes in effect</h2>
+    <table id="strikes"><thead><tr><th>Task</th><th>Parameter</th><th>Operator</th><th>Value</th><th class="act"></th></tr></thead><tbody></tbody></table>
+    <p class="empty">No strikes: every task runs.</p>
+  </div>
+  <form class="panel action" id="strike-form" autocomplete="off">
+    <h2>Strike</h2>
+    <div class="fields">
+      <label>Task <input name="task" list="task-names" placeholder="any task"></label>
+      <label>Parameter <input name="parameter" placeholder="whole task"></label>
+      <label>Operator <select name="operator">${OPERATORS.map((o) => `<option>${escapeHtml(o)}</option>`).join('')}</select></label>
+      <label>Value <input name="value" placeholder="text, int:42, bool:true, json:[1,5]"></label>
+      <button type="submit">Strike</button>
+    </div>
+    <p class="hint">Blocks matching adds and queued tasks in every process until restored. Values are typed as in the CLI: <code>int:42</code>, <code>float:1.5</code>, <code>bool:true</code>, <code>date:2026-01-01T00:00:00Z</code>, <code>json:[1,5]</code> (for <code>between</code>); anything else is a string.</p>
+    <datalist id="task-names"></datalist>
+  </form>
+</section>
+<section data-section="workers" hidden>
+  <table id="workers"><thead><tr><th>Worker</th><th>Last heartbeat</th><th>Tasks</th></tr></thead><tbody></tbody></table>
+  <p class="empty">No live worker.</p>
+</section>
+</main>
+<div id="toast" role="status" aria-live="polite" hidden></div>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,461 @@
+/**
+ * The dashboard's script: plain browser JavaScript, no build step, no dependencies. It polls
+ * the JSON API every `refreshInterval` and renders with DOM calls only (`textContent`, never
+ * HTML from data), so task arguments and errors cannot inject markup.
+ * (Kept free of backticks and dollar-braces: it lives in a template string.)
+ */
+export const DASHBOARD_SCRIPT = String.raw`(() => {
+  'use strict';
+  const body = document.body;
+  const API = (body.dataset.base || './') + 'api/';
+  const REFRESH = Number(body.dataset.refresh) || 1500;
+  const READ_ONLY = body.dataset.readonly === 'true';
+  const VIEWS = ['overview', 'running', 'scheduled', 'failures', 'strikes', 'workers'];
+  const SVG = 'http://www.w3.org/2000/svg';
+  let view = 'overview';
+  let skew = 0;
+  let samples = [];
+  let lastAt = 0;
+  let meta = { history: 900000, sampleInterval: 2000, throughput: true };
+  let timer;
+  let loading = null;
+  let again = false;
+
+  const $ = (selector) => document.querySelector(selector);
+  const now = () => Date.now() + skew;
+
+  function h(tag, props, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(props || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (name === 'class') node.className = value;
+      else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
+      else node.setAttribute(name, value === true ? '' : String(value));
+    }
+    for (const child of children) {
+      if (child === undefined || child === null || child === false) continue;
+      node.append(child instanceof Node ? child : String(child));
+    }
+    return node;
+  }
+
+  function svg(tag, attrs) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, String(value));
+    return node;
+  }
+
+  function span(ms) {
+    const s = Math.round(Math.abs(ms) / 1000);
+    if (s < 60) return s + 's';
+    const m = Math.floor(s / 60);
+    if (m < 60) return m + 'm ' + (s % 60) + 's';
+    const hours = Math.floor(m / 60);
+    if (hours < 48) return hours + 'h ' + (m % 60) + 'm';
+    return Math.floor(hours / 24) + 'd ' + (hours % 24) + 'h';
+  }
+
+  function relative(node) {
+    const at = Date.parse(node.dateTime);
+    const d = now() - at;
+    if (node.dataset.mode === 'until') node.textContent = d >= 0 ? 'due' : 'in ' + span(-d);
+    else node.textContent = d < 1000 ? 'just now' : span(d) + ' ago';
+  }
+
+  function time(iso, mode) {
+    const node = h('time', { datetime: iso, title: new Date(iso).toLocaleString(), 'data-mode': mode || 'ago' });
+    relative(node);
+    return node;
+  }
+
+  function refreshTimes() {
+    for (const node of document.querySelectorAll('time[data-mode]')) relative(node);
+  }
+
+  function mono(text) {
+    return h('td', { class: 'mono' }, text);
+  }
+
+  function argsCell(text) {
+    return h('td', { class: 'args mono', title: text || '' }, text === null ? '—' : text);
+  }
+
+  function actionCell(...buttons) {
+    return h('td', { class: 'act' }, ...(READ_ONLY ? [] : buttons));
+  }
+
+  function button(label, action, key, handler, danger) {
+    return h('button', { type: 'button', class: danger ? 'danger' : null, 'data-action': action, 'data-key': key, onclick: handler }, label);
+  }
+
+  let toastTimer;
+  function toast(message, error) {
+    const node = $('#toast');
+    node.textContent = message;
+    node.className = error ? 'error' : '';
+    node.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => (node.hidden = true), 4000);
+  }
+
+  async function get(path) {
+    const response = await fetch(API + path, { headers: { accept: 'application/json' }, cache: 'no-store' });
+    if (!response.ok) throw new Error(response.status + ' ' + response.statusText);
+    return response.json();
+  }
+
+  function messageOf(data, response) {
+    const message = data && data.message;
+    if (Array.isArray(message)) return message.join('; ');
+    return message || response.status + ' ' + response.statusText;
+  }
+
+  async function act(path, payload, question) {
+    if (question && !window.confirm(question)) return null;
+    try {
+      const response = await fetch(API + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(payload),
+      });
+      const data = await response.json().catch(() => null);
+      if (!response.ok) {
+        const denied = response.status === 401 || response.status === 403;
+        toast((denied ? 'Not allowed: ' : 'Failed: ') + messageOf(data, response), true);
+        return null;
+      }
+      return data || {};
+    } catch (error) {
+      toast('Failed: ' + error.message, true);
+      return null;
+    } finally {
+      refresh();
+    }
+  }
+
+  // Rows are kept by key while their data is unchanged, so buttons and bars stay put.
+  function fill(table, items, keyOf, build) {
+    const tbody = table.tBodies[0];
+    const old = new Map(Array.from(tbody.rows, (row) => [row.dataset.key, row]));
+    const rows = items.map((item) => {
+      const key = keyOf(item);
+      const signature = JSON.stringify(item);
+      const previous = old.get(key);
+      if (previous && previous.dataset.signature === signature) return previous;
+      const row = build(item, previous);
+      row.dataset.key = key;
+      row.dataset.signature = signature;
+      return row;
+    });
+    tbody.replaceChildren(...rows);
+    const empty = table.nextElementSibling;
+    if (empty && empty.classList.contains('empty')) empty.hidden = items.length > 0;
+  }
+
+  function bar(progress, previous) {
+    const wrap = previous || h('div', { class: 'progress' }, h('div', { class: 'bar', role: 'progressbar' }, h('span')), h('div', { class: 'bar-label' }));
+    const track = wrap.querySelector('.bar');
+    const fillNode = track.firstChild;
+    const label = wrap.querySelector('.bar-label');
+    const total = progress.total > 0 ? progress.total : 100;
+    if (progress.current === null) {
+      track.classList.add('indeterminate');
+      track.removeAttribute('aria-valuenow');
+      label.textContent = progress.message || 'no progress reported';
+    } else {
+      const pct = Math.max(0, Math.min(100, (progress.current / total) * 100));
+      track.classList.remove('indeterminate');
+      track.setAttribute('aria-valuenow', String(progress.current));
+      track.setAttribute('aria-valuemax', String(total));
+      fillNode.style.width = pct.toFixed(1) + '%';
+      label.textContent = progress.current + ' / ' + total + ' · ' + Math.round(pct) + '%' + (progress.message ? ' · ' + progress.message : '');
+    }
+    return wrap;
+  }
+
+  function cancel(key) {
+    return act('cancel', { key }, 'Cancel task ' + key + '?').then((data) => {
+      if (data) toast('Task ' + key + ' is ' + (data.state || 'gone'));
+    });
+  }
+
+  function renderRunning(items) {
+    fill($('#running'), items, (t) => t.key, (t, previous) => {
+      const progress = bar(t.progress, previous && previous.querySelector('.progress'));
+      return h('tr', null,
+        h('td', null, h('strong', null, t.taskName), t.attempt > 1 ? h('div', { class: 'bar-label' }, 'attempt ' + t.attempt) : null),
+        mono(t.key),
+        argsCell(t.args),
+        mono(t.worker),
+        h('td', null, time(t.startedAt)),
+        h('td', null, progress),
+        actionCell(button('Cancel', 'cancel', t.key, () => cancel(t.key), true)));
+    });
+  }
+
+  function renderScheduled(data) {
+    fill($('#scheduled'), data.tasks, (t) => t.key, (t) =>
+      h('tr', null,
+        h('td', null, time(t.when, 'until')),
+        h('td', null, h('strong', null, t.taskName)),
+        mono(t.key),
+        argsCell(t.args),
+        h('td', null, h('span', { class: 'pill ' + t.state }, t.state)),
+        actionCell(button('Cancel', 'cancel', t.key, () => cancel(t.key), true))));
+    const more = $('#scheduled-more');
+    more.hidden = data.total <= data.tasks.length;
+    more.textContent = 'and ' + (data.total - data.tasks.length) + ' more';
+  }
+
+  function renderFailures(data) {
+    fill($('#dead-letters'), data.deadLetters, (d) => d.key + '@' + d.deadAt, (d) =>
+      h('tr', null,
+        h('td', null, time(d.deadAt)),
+        h('td', null, h('strong', null, d.taskName || '?')),
+        mono(d.key),
+        argsCell(d.args),
+        h('td', null, String(d.attempt)),
+        h('td', { class: 'error' }, d.error),
+        actionCell(button('Retry', 'retry', d.key, () =>
+          act('retry', { key: d.key }).then((r) => r && toast('Retried ' + r.retried + ' task(s)'))))));
+    $('#retry-all').hidden = READ_ONLY || data.deadLetters.length === 0;
+    fill($('#recent-failures'), data.recent, (f) => f.key + '@' + f.failedAt, (f) =>
+      h('tr', null,
+        h('td', null, time(f.failedAt)),
+        h('td', null, h('strong', null, f.taskName || '?')),
+        mono(f.key),
+        argsCell(f.args),
+        h('td', { class: 'error' }, f.error)));
+  }
+
+  function renderStrikes(items) {
+    fill($('#strikes'), items, (s) => s.id, (s) =>
+      h('tr', null,
+        h('td', null, s.task || 'any task'),
+        mono(s.parameter || '—'),
+        mono(s.parameter ? s.operator : ''),
+        mono(s.value === null ? '' : s.value),
+        actionCell(button('Restore', 'restore', s.id, () => act('restore', { id: s.id }).then((r) => r && toast('Restored'))))));
+  }
+
+  function renderWorkers(table, workers) {
+    fill(table, workers, (w) => w.name, (w) =>
+      h('tr', null, mono(w.name), h('td', null, time(w.lastSeen)), h('td', null, w.tasks.join(', '))));
+  }
+
+  function stat(name, value) {
+    const node = document.querySelector('[data-stat="' + name + '"]');
+    if (node) node.textContent = value;
+  }
+
+  function count(name, value) {
+    const node = document.querySelector('[data-count="' + name + '"]');
+    if (node) node.textContent = value ? String(value) : '';
+  }
+
+  function niceMax(value) {
+    if (value <= 0) return 1;
+    const power = Math.pow(10, Math.floor(Math.log10(value)));
+    for (const step of [1, 2, 2.5, 5, 10]) if (value <= step * power) return step * power;
+    return 10 * power;
+  }
+
+  function label(value) {
+    return value >= 100 || Number.isInteger(value) ? String(Math.round(value)) : value.toFixed(1);
+  }
+
+  function chart(container, series, note) {
+    const W = Math.max(container.clientWidth, 240);
+    const H = 140;
+    const L = 36, R = 8, T = 8, B = 18;
+    const t1 = now();
+    const t0 = t1 - meta.history;
+    let max = 0;
+    for (const s of series) for (const point of s.points) max = Math.max(max, point[1]);
+    max = niceMax(max);
+    const x = (t) => L + ((t - t0) / meta.history) * (W - L - R);
+    const y = (v) => T + (1 - v / max) * (H - T - B);
+    const root = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img' });
+    for (const v of [0, max / 2, max]) {
+      root.append(svg('line', { class: 'axis', x1: L, x2: W - R, y1: y(v), y2: y(v) }));
+      const text = svg('text', { x: L - 4, y: y(v) + 3, 'text-anchor': 'end' });
+      text.textContent = label(v);
+      root.append(text);
+    }
+    const left = svg('text', { x: L, y: H - 4 });
+    left.textContent = '-' + span(meta.history).replace(/ 0s$/, '');
+    const right = svg('text', { x: W - R, y: H - 4, 'text-anchor': 'end' });
+    right.textContent = 'now';
+    root.append(left, right);
+    for (const s of series) {
+      const points = s.points.filter((p) => p[0] >= t0);
+      if (points.length === 0) continue;
+      const coords = points.map((p) => x(p[0]).toFixed(1) + ',' + y(p[1]).toFixed(1));
+      if (s.area) {
+        const base = y(0).toFixed(1);
+        root.append(svg('polygon', { class: 'area ' + s.cls, points: x(points[0][0]).toFixed(1) + ',' + base + ' ' + coords.join(' ') + ' ' + x(points[points.length - 1][0]).toFixed(1) + ',' + base }));
+      }
+      root.append(svg('polyline', { class: s.cls, points: coords.join(' '), 'data-series': s.cls }));
+    }
+    if (note) {
+      const text = svg('text', { x: (L + W - R) / 2, y: H / 2, 'text-anchor': 'middle' });
+      text.textContent = note;
+      root.append(text);
+    }
+    container.replaceChildren(root);
+  }
+
+  // Completions per minute in buckets of about a sixtieth of the history.
+  function rates(key) {
+    const bucket = Math.max(meta.sampleInterval, Math.round(meta.history / 60));
+    const sums = new Map();
+    for (const s of samples) {
+      if (s[key] === null) continue;
+      const b = Math.floor(s.at / bucket) * bucket;
+      sums.set(b, (sums.get(b) || 0) + s[key]);
+    }
+    return Array.from(sums, (entry) => [entry[0] + bucket / 2, (entry[1] * 60000) / bucket]).sort((a, b) => a[0] - b[0]);
+  }
+
+  function recent(key, ms) {
+    const since = now() - ms;
+    let sum = 0;
+    let covered = 0;
+    for (const s of samples) {
+      if (s.at <= since || s[key] === null) continue;
+      sum += s[key];
+      covered += meta.sampleInterval;
+    }
+    return covered ? { sum, covered } : null;
+  }
+
+  function renderOverview(data) {
+    const c = data.counts;
+    $('#docket-name').textContent = data.docket;
+    document.title = 'Docket · ' + data.docket;
+    stat('queued', c.queued);
+    stat('scheduled', c.scheduled);
+    stat('running', c.running);
+    stat('workers', c.workers);
+    stat('deadLetters', c.deadLetters);
+    stat('strikes', c.strikes);
+    count('running', c.running);
+    count('waiting', c.queued + c.scheduled);
+    count('deadLetters', c.deadLetters);
+    count('strikes', c.strikes);
+    count('workers', c.workers);
+    const done = recent('completed', 60000);
+    stat('throughput', done ? label((done.sum * 60000) / done.covered) : '–');
+    const ok = recent('completed', 300000);
+    const bad = recent('failed', 300000);
+    const total = ok && bad ? ok.sum + bad.sum : 0;
+    stat('failureRate', total ? ((bad.sum / total) * 100).toFixed(1) + '%' : '–');
+    if (view === 'overview') {
+      chart($('#chart-throughput'), [
+        { cls: 'ok', points: rates('completed'), area: true },
+        { cls: 'bad', points: rates('failed') },
+      ], meta.throughput ? (samples.length ? null : 'collecting…') : 'throughput counting is off');
+      chart($('#chart-depth'), [
+        { cls: 'scheduled', points: samples.map((s) => [s.at, s.scheduled]) },
+        { cls: 'queued', points: samples.map((s) => [s.at, s.queued]) },
+        { cls: 'running', points: samples.map((s) => [s.at, s.running]) },
+      ], samples.length ? null : 'collecting…');
+      renderWorkers($('#overview-workers'), data.workers);
+    }
+    const names = new Set();
+    for (const w of data.workers) for (const t of w.tasks) names.add(t);
+    $('#task-names').replaceChildren(...Array.from(names).sort().map((n) => h('option', { value: n })));
+  }
+
+  async function loadOverview() {
+    const data = await get('overview?since=' + lastAt);
+    skew = Date.parse(data.takenAt) - Date.now();
+    meta = { history: data.history, sampleInterval: data.sampleInterval, throughput: data.throughput };
+    samples = samples.concat(data.samples);
+    if (samples.length) lastAt = samples[samples.length - 1].at;
+    const oldest = now() - meta.history;
+    samples = samples.filter((s) => s.at > oldest);
+    renderOverview(data);
+  }
+
+  const LOADERS = {
+    overview: null,
+    running: () => get('running').then(renderRunning),
+    scheduled: () => get('scheduled').then(renderScheduled),
+    failures: () => get('failures').then(renderFailures),
+    strikes: () => get('strikes').then(renderStrikes),
+    workers: () => get('workers').then((w) => renderWorkers($('#workers'), w)),
+  };
+
+  function status(ok, error) {
+    const node = $('#status');
+    node.className = 'status ' + (ok ? 'live' : 'down');
+    node.textContent = ok ? 'live · ' + new Date().toLocaleTimeString() : 'cannot reach the docket (' + error.message + ')';
+  }
+
+  async function load() {
+    try {
+      await Promise.all([loadOverview(), LOADERS[view] ? LOADERS[view]() : null]);
+      refreshTimes();
+      status(true);
+    } catch (error) {
+      status(false, error);
+    }
+  }
+
+  // One load at a time; a refresh asked for meanwhile runs right after.
+  function refresh() {
+    clearTimeout(timer);
+    if (loading) {
+      again = true;
+      return loading;
+    }
+    loading = load().finally(() => {
+      loading = null;
+      if (again) {
+        again = false;
+        refresh();
+        return;
+      }
+      timer = setTimeout(refresh, document.hidden ? Math.max(REFRESH, 10000) : REFRESH);
+    });
+    return loading;
+  }
+
+  function show() {
+    const wanted = location.hash.replace('#', '');
+    view = VIEWS.includes(wanted) ? wanted : 'overview';
+    for (const section of document.querySelectorAll('section[data-section]')) section.hidden = section.dataset.section !== view;
+    for (const link of document.querySelectorAll('nav a')) link.classList.toggle('active', link.dataset.view === view);
+    body.dataset.view = view;
+    refresh();
+  }
+
+  $('#retry-all').addEventListener('click', () =>
+    act('retry', { all: true }, 'Retry every dead letter?').then((r) => r && toast('Retried ' + r.retried + ' task(s)')));
+
+  $('#strike-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const form = event.target;
+    const field = (name) => form.elements.namedItem(name).value;
+    const payload = {
+      task: field('task').trim(),
+      parameter: field('parameter').trim(),
+      operator: field('operator'),
+      value: field('value'),
+    };
+    const what = (payload.task || 'every task') + (payload.parameter ? ' where ' + payload.parameter + ' ' + payload.operator + ' ' + payload.value : '');
+    act('strike', payload, 'Strike ' + what + '?').then((r) => {
+      if (!r) return;
+      toast('Struck ' + what);
+      form.reset();
+    });
+  });
+
+  if (READ_ONLY) for (const node of document.querySelectorAll('.action')) node.hidden = true;
+  window.addEventListener('hashchange', show);
+  document.addEventListener('visibilitychange', () => !document.hidden && refresh());
+  window.addEventListener('resize', () => view === 'overview' && refresh());
+  show();
+})();
+`;
