@@ -34,8 +34,12 @@ export async function createSampleApp(options: SampleAppOptions = {}): Promise<S
   const { port, host, logger, health, ...docket } = options;
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({ docket, health }),
-    // without a logger given, boot messages wait for the configured one (LOG_FORMAT)
-    logger === undefined ? { bufferLogs: true } : { logger },
+    {
+      // a boot error (a bad environment variable, say) rejects instead of exiting the process
+      abortOnError: false,
+      // without a logger given, boot messages wait for the configured one (LOG_FORMAT)
+      ...(logger === undefined ? { bufferLogs: true } : { logger }),
+    },
   );
   try {
     const config = app.get<ConfigType<typeof appConfig>>(appConfig.KEY);
