@@ -191,30 +191,24 @@ describe('boot errors', { timeout: 60_000 }, () => {
     }
   });
 
-  it(
-    'a process whose boot failed exits by itself (no connection left open)',
-    {
-      todo: 'bug: DocketRuntime connects to Redis in its constructor; nothing closes it when init fails',
-    },
-    async (t) => {
-      const fixture = fileURLToPath(new URL('../fixtures/boot-error.js', import.meta.url));
-      const child = spawn(process.execPath, [fixture, REDIS_URL], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      t.after(() => child.kill('SIGKILL'));
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<number | null>((resolve) =>
-        child.once('exit', (code) => resolve(code)),
-      );
-      let timer: NodeJS.Timeout | undefined;
-      const code = await Promise.race([
-        exited,
-        new Promise<'running'>((resolve) => (timer = setTimeout(() => resolve('running'), 5_000))),
-      ]);
-      clearTimeout(timer);
-      assert.match(output, /boot error: Two tasks are named "x": First#one and Second#two/);
-      assert.notEqual(code, 'running', 'the process was still running 5 s after its boot failed');
-    },
-  );
+  it('a process whose boot failed exits by itself (no connection left open)', async (t) => {
+    const fixture = fileURLToPath(new URL('../fixtures/boot-error.js', import.meta.url));
+    const child = spawn(process.execPath, [fixture, REDIS_URL], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    t.after(() => child.kill('SIGKILL'));
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const code = await Promise.race([
+      exited,
+      new Promise<'running'>((resolve) => (timer = setTimeout(() => resolve('running'), 5_000))),
+    ]);
+    clearTimeout(timer);
+    assert.match(output, /boot error: Two tasks are named "x": First#one and Second#two/);
+    assert.notEqual(code, 'running', 'the process was still running 5 s after its boot failed');
+  });
 });

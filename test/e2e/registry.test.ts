@@ -78,34 +78,28 @@ describe('workers', { timeout: 60_000 }, () => {
     await assertNoKeyWithoutTtl(docket.name);
   });
 
-  it(
-    'taskWorkers() keeps showing a live worker between task registrations',
-    {
-      todo: 'bug: heartbeat-2.lua refreshes task-workers:<task> only every 15th beat, but it expires after missedHeartbeats beats',
-    },
-    async (t) => {
-      const docket = await useDocket(t, [Tasks], {
-        heartbeatInterval: 100,
-        missedHeartbeats: 2,
-        worker: { name: 'steady', minimumCheckInterval: 100 },
-      });
-      const started = Date.now();
-      void docket.worker.runForever();
-      // Wait (on the registry itself) until four liveness windows have passed.
-      await waitFor(async () => {
-        const [worker] = await docket.client.workers();
-        return worker && worker.lastSeen.getTime() >= started + 800;
-      }, 'the worker to beat for 800 ms');
-      assert.deepEqual(
-        (await docket.client.workers()).map((w) => w.name),
-        ['steady'],
-      );
-      assert.deepEqual(
-        (await docket.client.taskWorkers('record')).map((w) => w.name),
-        ['steady'],
-      );
-    },
-  );
+  it('taskWorkers() keeps showing a live worker between task registrations', async (t) => {
+    const docket = await useDocket(t, [Tasks], {
+      heartbeatInterval: 100,
+      missedHeartbeats: 2,
+      worker: { name: 'steady', minimumCheckInterval: 100 },
+    });
+    const started = Date.now();
+    void docket.worker.runForever();
+    // Wait (on the registry itself) until four liveness windows have passed.
+    await waitFor(async () => {
+      const [worker] = await docket.client.workers();
+      return worker && worker.lastSeen.getTime() >= started + 800;
+    }, 'the worker to beat for 800 ms');
+    assert.deepEqual(
+      (await docket.client.workers()).map((w) => w.name),
+      ['steady'],
+    );
+    assert.deepEqual(
+      (await docket.client.taskWorkers('record')).map((w) => w.name),
+      ['steady'],
+    );
+  });
 });
 
 describe('snapshot and clear', { timeout: 60_000 }, () => {
@@ -191,64 +185,52 @@ describe('snapshot and clear', { timeout: 60_000 }, () => {
     assert.equal(await docket.client.clear(), 1);
   });
 
-  it(
-    'clear() also removes a task waiting for a concurrency slot',
-    {
-      todo: 'bug: clear-2.lua only looks at the queue and the stream, not at the concurrency waiting lines',
-    },
-    async (t) => {
-      const docket = await useDocket(t, [Tasks], {
-        worker: { minimumCheckInterval: 100, shutdownTimeout: 300 },
-      });
-      const tasks = docket.module.get(Tasks);
-      t.after(() => tasks.gate.resolve());
-      const first = await docket.client.add(Tasks.prototype.single, { key: 'holder' })('first');
-      void docket.worker.runForever();
-      await tasks.started.promise;
-      await docket.client.add(Tasks.prototype.single, { key: 'waiter' })('second');
-      await waitFor(
-        async () => (await runsHash(docket.name, 'waiter')).waiting !== undefined,
-        'the second task to wait for the slot',
-      );
-      assert.equal(await docket.client.clear(), 1);
-      assert.equal((await runsHash(docket.name, 'waiter')).state, 'cancelled');
-      tasks.gate.resolve();
-      assert.equal(await first.result({ timeout: 5_000 }), 'first');
-      await waitFor(() => docket.worker.activeTasks === 0, 'the worker to be idle');
-      assert.deepEqual(tasks.calls, ['first']);
-      await assertNoKeyWithoutTtl(docket.name);
-    },
-  );
+  it('clear() also removes a task waiting for a concurrency slot', async (t) => {
+    const docket = await useDocket(t, [Tasks], {
+      worker: { minimumCheckInterval: 100, shutdownTimeout: 300 },
+    });
+    const tasks = docket.module.get(Tasks);
+    t.after(() => tasks.gate.resolve());
+    const first = await docket.client.add(Tasks.prototype.single, { key: 'holder' })('first');
+    void docket.worker.runForever();
+    await tasks.started.promise;
+    await docket.client.add(Tasks.prototype.single, { key: 'waiter' })('second');
+    await waitFor(
+      async () => (await runsHash(docket.name, 'waiter')).waiting !== undefined,
+      'the second task to wait for the slot',
+    );
+    assert.equal(await docket.client.clear(), 1);
+    assert.equal((await runsHash(docket.name, 'waiter')).state, 'cancelled');
+    tasks.gate.resolve();
+    assert.equal(await first.result({ timeout: 5_000 }), 'first');
+    await waitFor(() => docket.worker.activeTasks === 0, 'the worker to be idle');
+    assert.deepEqual(tasks.calls, ['first']);
+    await assertNoKeyWithoutTtl(docket.name);
+  });
 
-  it(
-    'snapshot() counts a task waiting for a concurrency slot as future',
-    {
-      todo: 'bug: snapshot() reads only the stream and the queue, so a task waiting in a concurrency line is missing',
-    },
-    async (t) => {
-      const docket = await useDocket(t, [Tasks], {
-        worker: { minimumCheckInterval: 100, shutdownTimeout: 300 },
-      });
-      const tasks = docket.module.get(Tasks);
-      t.after(() => tasks.gate.resolve());
-      await docket.client.add(Tasks.prototype.single, { key: 'holder' })('first');
-      void docket.worker.runForever();
-      await tasks.started.promise;
-      await docket.client.add(Tasks.prototype.single, { key: 'waiter' })('second');
-      await waitFor(
-        async () => (await runsHash(docket.name, 'waiter')).waiting !== undefined,
-        'the second task to wait for the slot',
-      );
-      const snapshot = await docket.client.snapshot();
-      assert.deepEqual(
-        snapshot.running.map((r) => r.key),
-        ['holder'],
-      );
-      assert.deepEqual(
-        snapshot.future.map((f) => f.key),
-        ['waiter'],
-      );
-      assert.equal(snapshot.totalTasks, 2);
-    },
-  );
+  it('snapshot() counts a task waiting for a concurrency slot as future', async (t) => {
+    const docket = await useDocket(t, [Tasks], {
+      worker: { minimumCheckInterval: 100, shutdownTimeout: 300 },
+    });
+    const tasks = docket.module.get(Tasks);
+    t.after(() => tasks.gate.resolve());
+    await docket.client.add(Tasks.prototype.single, { key: 'holder' })('first');
+    void docket.worker.runForever();
+    await tasks.started.promise;
+    await docket.client.add(Tasks.prototype.single, { key: 'waiter' })('second');
+    await waitFor(
+      async () => (await runsHash(docket.name, 'waiter')).waiting !== undefined,
+      'the second task to wait for the slot',
+    );
+    const snapshot = await docket.client.snapshot();
+    assert.deepEqual(
+      snapshot.running.map((r) => r.key),
+      ['holder'],
+    );
+    assert.deepEqual(
+      snapshot.future.map((f) => f.key),
+      ['waiter'],
+    );
+    assert.equal(snapshot.totalTasks, 2);
+  });
 });
