@@ -14,6 +14,7 @@ import {
 import { DashboardActionGuard } from './dashboard-action.guard.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
 import { DashboardService } from './dashboard.service.js';
+import { unlessRedisIsDown } from './redis-down.js';
 import type {
   FailuresView,
   OverviewView,
@@ -77,61 +78,61 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
     @Header('cache-control', 'no-store')
     overview(@Query('since') since?: string): Promise<OverviewView> {
       const after = Number(since);
-      return this.dashboard.overview(Number.isFinite(after) ? after : 0);
+      return unlessRedisIsDown(() => this.dashboard.overview(Number.isFinite(after) ? after : 0));
     }
 
     @Get('api/running')
     @Header('cache-control', 'no-store')
     running(): Promise<RunningView[]> {
-      return this.dashboard.running();
+      return unlessRedisIsDown(() => this.dashboard.running());
     }
 
     @Get('api/scheduled')
     @Header('cache-control', 'no-store')
     scheduled(): Promise<{ total: number; tasks: ScheduledView[] }> {
-      return this.dashboard.scheduled();
+      return unlessRedisIsDown(() => this.dashboard.scheduled());
     }
 
     @Get('api/failures')
     @Header('cache-control', 'no-store')
     failures(): Promise<FailuresView> {
-      return this.dashboard.failures();
+      return unlessRedisIsDown(() => this.dashboard.failures());
     }
 
     @Get('api/strikes')
     @Header('cache-control', 'no-store')
     strikes(): Promise<StrikeView[]> {
-      return this.dashboard.strikes();
+      return unlessRedisIsDown(() => this.dashboard.strikes());
     }
 
     @Get('api/workers')
     @Header('cache-control', 'no-store')
     workers(): Promise<WorkerView[]> {
-      return this.dashboard.workers();
+      return unlessRedisIsDown(() => this.dashboard.workers());
     }
 
     @Post('api/cancel')
     @Act()
     cancel(@Body() body: Json = {}): Promise<{ key: string; state: string | null }> {
-      return this.dashboard.cancel(body.key);
+      return unlessRedisIsDown(() => this.dashboard.cancel(body.key));
     }
 
     @Post('api/retry')
     @Act()
     retry(@Body() body: Json = {}): Promise<{ retried: number }> {
-      return this.dashboard.retry(body);
+      return unlessRedisIsDown(() => this.dashboard.retry(body));
     }
 
     @Post('api/strike')
     @Act()
     strike(@Body() body: Json = {}): Promise<{ strikes: StrikeView[] }> {
-      return this.dashboard.strike(body);
+      return unlessRedisIsDown(() => this.dashboard.strike(body));
     }
 
     @Post('api/restore')
     @Act()
     restore(@Body() body: Json = {}): Promise<{ strikes: StrikeView[] }> {
-      return this.dashboard.restore(body);
+      return unlessRedisIsDown(() => this.dashboard.restore(body));
     }
   }
 

@@ -124,6 +124,8 @@ export interface DashboardApp {
 export async function startDashboardApp(
   options: {
     platform?: 'express' | 'fastify';
+    /** Redis of the docket; the test run's by default. */
+    url?: string;
     globalPrefix?: string;
     dashboard?: DocketDashboardOptions;
   } = {},
@@ -133,7 +135,7 @@ export async function startDashboardApp(
   @Module({
     imports: [
       DocketModule.forRoot({
-        url: REDIS_URL,
+        url: options.url ?? REDIS_URL,
         name,
         heartbeatInterval: 500,
         worker: { concurrency: 4, shutdownTimeout: 500, minimumCheckInterval: 200 },

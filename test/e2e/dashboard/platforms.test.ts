@@ -107,7 +107,10 @@ describe('read-only dashboard behind a view guard', { skip }, () => {
       body: JSON.stringify({ key: 'ro-later' }),
     });
     assert.equal(post.status, 403);
-    assert.equal((await post.json()).message, 'the dashboard is read-only');
+    assert.equal(
+      ((await post.json()) as { message: string }).message,
+      'the dashboard is read-only',
+    );
     assert.equal((await docket.client.getExecution('ro-later'))?.state, 'scheduled');
   });
 

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { startRedisServer, type ExtraRedis } from '../../utils.js';
+import { chromiumMissing, launchChromium } from './browser.js';
+import { ADMIN_COOKIE, startDashboardApp, type DashboardApp } from './fixture.js';
+
+const skip = chromiumMissing();
+
+describe('dashboard while Redis is away', { skip }, () => {
+  let redis: ExtraRedis;
+  let browser: Browser;
+  let docket: DashboardApp | undefined;
+
+  before(async () => {
+    redis = await startRedisServer();
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await docket?.close();
+    await redis?.kill();
+  });
+
+  it('says so on the page and answers 503, then closes', async () => {
+    docket = await startDashboardApp({ url: redis.url });
+    const context = await browser.newContext();
+    await context.addCookies([{ ...ADMIN_COOKIE, url: docket.url }]);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${docket.url}/docket#scheduled`);
+    await page.waitForSelector('#status.live');
+
+    await redis.kill();
+    await page.waitForSelector('#status.down');
+    assert.match((await page.textContent('#status')) ?? '', /^Redis is not reachable: /);
+    const response = await fetch(`${docket.url}/docket/api/overview`);
+    assert.equal(response.status, 503);
+
+    const closing = docket.close();
+    docket = undefined;
+    await closing;
+  });
+});
