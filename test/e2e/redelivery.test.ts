@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
-import { Ctx, DocketTask, type TaskContext } from '../../lib/index.js';
+import { Ctx, DocketTask, ExecutionCancelledError, type TaskContext } from '../../lib/index.js';
 import {
   REDIS_URL,
   assertNoKeyWithoutTtl,
@@ -133,35 +133,55 @@ describe('stream-only producers (README wire format)', { timeout: 60_000 }, () =
   });
 });
 
+/** A worker in a child process (test/fixtures/worker-process.ts) running the `hang` task. */
+function childWorker(
+  t: { after(fn: () => Promise<void>): void },
+  name: string,
+  worker: string,
+  redeliveryTimeout: number,
+): { killed: () => Promise<void>; started: () => Promise<string | undefined> } {
+  const fixture = fileURLToPath(new URL('../fixtures/worker-process.js', import.meta.url));
+  const child = spawn(
+    process.execPath,
+    [fixture, name, REDIS_URL, worker, String(redeliveryTimeout)],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const redis = rawRedis();
+  t.after(async () => {
+    child.kill('SIGKILL');
+    await exited;
+    await redis.del(`test-started:${name}`);
+    redis.disconnect();
+  });
+  return {
+    /** SIGKILL the child and wait until it is gone. */
+    killed: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    /** The label of the first task the child started (waits up to 20 s). */
+    started: async () => (await redis.blpop(`test-started:${name}`, 20))?.[1],
+  };
+}
+
 describe('redelivery', { timeout: 60_000 }, () => {
   it('runs the task of a worker killed mid-task on another worker after redeliveryTimeout', async (t) => {
     runs.length = 0;
     const name = uniqueName('kill');
     const redeliveryTimeout = 800;
-    const fixture = fileURLToPath(new URL('../fixtures/worker-process.js', import.meta.url));
-    const child = spawn(
-      process.execPath,
-      [fixture, name, REDIS_URL, 'child-worker', String(redeliveryTimeout)],
-      { stdio: ['ignore', 'ignore', 'inherit'] },
-    );
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    t.after(async () => {
-      child.kill('SIGKILL');
-      await exited;
-    });
+    const child = childWorker(t, name, 'child-worker', redeliveryTimeout);
     const redis = rawRedis();
-    t.after(async () => {
-      await redis.del(`test-started:${name}`);
-      redis.disconnect();
-    });
+    t.after(() => redis.disconnect());
 
     const docket = await useDocket(t, [Tasks], {
       name,
       worker: { name: 'survivor', redeliveryTimeout, minimumCheckInterval: 100 },
     });
     const execution = await docket.client.add(Tasks.prototype.hang, { key: 'h' })('job');
-    const started = await redis.blpop(`test-started:${name}`, 20);
-    assert.deepEqual(started, [`test-started:${name}`, 'child-worker:job']);
+    assert.equal(await child.started(), 'child-worker:job');
     assert.equal((await runsHash(name, 'h')).worker, 'child-worker');
 
     const [[, , idleAtKill]] = (await redis.xpending(
@@ -171,9 +191,9 @@ describe('redelivery', { timeout: 60_000 }, () => {
       '+',
       10,
     )) as [string, string, number, number][];
-    child.kill('SIGKILL');
+    const killing = child.killed();
     const killedAt = Date.now();
-    await exited;
+    await killing;
 
     await docket.worker.runUntilFinished();
     assert.equal(await execution.result({ timeout: 5_000 }), 'survivor:job');
@@ -193,6 +213,27 @@ describe('redelivery', { timeout: 60_000 }, () => {
     assert.equal(hash.state, 'completed');
     assert.equal(hash.worker, 'survivor');
     assert.equal(await redis.llen(`test-started:${name}`), 0);
+    assert.equal(await pendingCount(name), 0);
+    await assertNoKeyWithoutTtl(name);
+  });
+
+  it('skips the redelivered message of a task cancelled while its worker was dead', async (t) => {
+    runs.length = 0;
+    const name = uniqueName('kill');
+    const child = childWorker(t, name, 'doomed-worker', 600);
+    const docket = await useDocket(t, [Tasks], {
+      name,
+      worker: { name: 'heir', redeliveryTimeout: 600, minimumCheckInterval: 100 },
+    });
+    const execution = await docket.client.add(Tasks.prototype.hang, { key: 'c' })('job');
+    assert.equal(await child.started(), 'doomed-worker:job');
+    await child.killed();
+    await docket.client.cancel('c');
+    assert.equal((await runsHash(name, 'c')).state, 'running', 'nobody could abort it yet');
+    await docket.worker.runUntilFinished();
+    await assert.rejects(execution.result({ timeout: 5_000 }), ExecutionCancelledError);
+    assert.deepEqual(runs, []);
+    assert.equal((await runsHash(name, 'c')).state, 'cancelled');
     assert.equal(await pendingCount(name), 0);
     await assertNoKeyWithoutTtl(name);
   });

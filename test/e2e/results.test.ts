@@ -9,7 +9,7 @@ import {
   type Execution,
   type TaskContext,
 } from '../../lib/index.js';
-import { assertNoKeyWithoutTtl, docketKeys, useDocket } from '../utils.js';
+import { assertNoKeyWithoutTtl, docketKeys, rawRedis, useDocket, waitFor } from '../utils.js';
 
 class MyError extends Error {
   override name = 'MyError';
@@ -284,5 +284,33 @@ describe('executionTtl: 0', { timeout: 30_000 }, () => {
     assert.equal(await docket.client.getExecution('done'), null);
     await assert.rejects(done.result({ timeout: 1_000 }), /unknown to Redis/);
     await assertNoKeyWithoutTtl(docket.name);
+  });
+});
+
+describe('executionTtl', { timeout: 30_000 }, () => {
+  it('keeps state, result and progress of a finished execution for executionTtl, then forgets them', async (t) => {
+    const docket = await useDocket(t, [Tasks], { ...FAST, executionTtl: 600 });
+    const execution = await docket.client.add(Tasks.prototype.report, { key: 'ttl' })();
+    await docket.worker.runUntilFinished();
+    const completedAt = Date.now();
+    assert.equal(await execution.result({ timeout: 2_000 }), 'reported');
+    const redis = rawRedis();
+    try {
+      for (const key of ['runs:ttl', 'results:ttl', 'progress:ttl']) {
+        const ttl = await redis.pttl(`{${docket.name}}:${key}`);
+        assert.ok(ttl > 0 && ttl <= 600, `${key} expires in ${ttl}ms`);
+      }
+    } finally {
+      redis.disconnect();
+    }
+    await waitFor(
+      async () => (await docket.client.getExecution('ttl')) === null,
+      'the execution to expire',
+    );
+    assert.ok(Date.now() - completedAt >= 400, 'forgotten long before executionTtl');
+    assert.deepEqual(
+      (await docketKeys(docket.name)).filter((k) => k.endsWith(':ttl')),
+      [],
+    );
   });
 });
