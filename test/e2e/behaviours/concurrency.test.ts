@@ -186,64 +186,52 @@ describe('concurrency', () => {
     }
   });
 
-  it(
-    'gives back the slot of a waiting task that is struck when its turn comes',
-    {
-      todo: 'bug: lib/worker.service.ts:341 a struck message is finished without its admission, so the slot reserved for it is never given back and the tasks behind it wait for good',
-    },
-    async () => {
-      const docket = await createDocket([ConcurrencyTasks]);
-      try {
-        const tasks = docket.module.get(ConcurrencyTasks);
-        const add = (label: string) => docket.client.add(ConcurrencyTasks.prototype.gated)(label);
-        await add('first');
-        const second = await add('second');
-        const third = await add('third');
-        const running = docket.worker.runUntilFinished();
-        await within(tasks.firstStarted.promise, 5_000, 'the first task to start');
-        await until(async () => (await runsOf(docket.name, third.key)).waiting, 'third to wait');
-        await docket.client.strike({ task: 'gated', parameter: 'label', value: 'second' });
-        tasks.gate.resolve();
-        await within(running, 10_000, 'the line to drain');
-        await assert.rejects(second.result({ timeout: 2_000 }), ExecutionCancelledError);
-        assert.deepEqual(tasks.timeline.started, ['first', 'third']);
-        await third.result({ timeout: 2_000 });
-        assert.equal(third.state, 'completed');
-        await assertNoKeyWithoutTtl(docket.name);
-      } finally {
-        openGate(docket);
-        await docket.close();
-      }
-    },
-  );
+  it('gives back the slot of a waiting task that is struck when its turn comes', async () => {
+    const docket = await createDocket([ConcurrencyTasks]);
+    try {
+      const tasks = docket.module.get(ConcurrencyTasks);
+      const add = (label: string) => docket.client.add(ConcurrencyTasks.prototype.gated)(label);
+      await add('first');
+      const second = await add('second');
+      const third = await add('third');
+      const running = docket.worker.runUntilFinished();
+      await within(tasks.firstStarted.promise, 5_000, 'the first task to start');
+      await until(async () => (await runsOf(docket.name, third.key)).waiting, 'third to wait');
+      await docket.client.strike({ task: 'gated', parameter: 'label', value: 'second' });
+      tasks.gate.resolve();
+      await within(running, 10_000, 'the line to drain');
+      await assert.rejects(second.result({ timeout: 2_000 }), ExecutionCancelledError);
+      assert.deepEqual(tasks.timeline.started, ['first', 'third']);
+      await third.result({ timeout: 2_000 });
+      assert.equal(third.state, 'completed');
+      await assertNoKeyWithoutTtl(docket.name);
+    } finally {
+      openGate(docket);
+      await docket.close();
+    }
+  });
 
-  it(
-    'clear() removes the tasks waiting for a slot',
-    {
-      todo: 'bug: lib/redis/commands/clear-2.lua looks only at the queue and the stream, not at the concurrency lines (claim-1.lua:144), so a waiting task survives clear() and runs later',
-    },
-    async () => {
-      const docket = await createDocket([ConcurrencyTasks]);
-      try {
-        const tasks = docket.module.get(ConcurrencyTasks);
-        const add = (label: string) => docket.client.add(ConcurrencyTasks.prototype.gated)(label);
-        await add('first');
-        const second = await add('second');
-        const running = docket.worker.runUntilFinished();
-        await within(tasks.firstStarted.promise, 5_000, 'the first task to start');
-        await until(async () => (await runsOf(docket.name, second.key)).waiting, 'second to wait');
-        assert.equal(await docket.client.clear(), 1);
-        assert.equal((await docket.client.getExecution(second.key))?.state, 'cancelled');
-        tasks.gate.resolve();
-        await within(running, 10_000, 'the worker to finish');
-        assert.deepEqual(tasks.timeline.started, ['first']);
-        await assertNoKeyWithoutTtl(docket.name);
-      } finally {
-        openGate(docket);
-        await docket.close();
-      }
-    },
-  );
+  it('clear() removes the tasks waiting for a slot', async () => {
+    const docket = await createDocket([ConcurrencyTasks]);
+    try {
+      const tasks = docket.module.get(ConcurrencyTasks);
+      const add = (label: string) => docket.client.add(ConcurrencyTasks.prototype.gated)(label);
+      await add('first');
+      const second = await add('second');
+      const running = docket.worker.runUntilFinished();
+      await within(tasks.firstStarted.promise, 5_000, 'the first task to start');
+      await until(async () => (await runsOf(docket.name, second.key)).waiting, 'second to wait');
+      assert.equal(await docket.client.clear(), 1);
+      assert.equal((await docket.client.getExecution(second.key))?.state, 'cancelled');
+      tasks.gate.resolve();
+      await within(running, 10_000, 'the worker to finish');
+      assert.deepEqual(tasks.timeline.started, ['first']);
+      await assertNoKeyWithoutTtl(docket.name);
+    } finally {
+      openGate(docket);
+      await docket.close();
+    }
+  });
 
   it('shares one limit between the tasks of a scope', async () => {
     const docket = await createDocket([ConcurrencyTasks]);
