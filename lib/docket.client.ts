@@ -20,7 +20,6 @@ import type {
   WorkerInfo,
 } from './interfaces/snapshot.interface.js';
 import type { StrikeCondition } from './interfaces/strike-condition.interface.js';
-import { runScript } from './redis/scripts.js';
 
 type ScheduleReply = [string, string, string, string];
 
@@ -145,8 +144,7 @@ export class DocketClient {
   }): Promise<Execution> {
     const { connection, keys } = this.runtime;
     await connection.ready();
-    const [disposition, state, when, generation] = await runScript<ScheduleReply>(
-      connection.commands,
+    const [disposition, state, when, generation] = await connection.script<ScheduleReply>(
       'schedule',
       [keys.stream, keys.queue, keys.parked(request.key), keys.runs(request.key)],
       [
@@ -183,8 +181,7 @@ export class DocketClient {
     const { connection, keys, options, metrics, tracing } = this.runtime;
     await connection.ready();
     const [state, task] = await tracing.produce('docket.cancel', { 'docket.key': key }, () =>
-      runScript<[string, string]>(
-        connection.commands,
+      connection.script<[string, string]>(
         'cancel',
         [keys.stream, keys.queue, keys.parked(key), keys.runs(key)],
         [key, CONSUMER_GROUP, Date.now(), options.executionTtl, keys.prefix],
@@ -241,8 +238,7 @@ export class DocketClient {
     const value = condition.parameter ? encodeResult(condition.value) : '';
     const { connection, keys, strikes } = this.runtime;
     await connection.ready();
-    await runScript(
-      connection.commands,
+    await connection.script(
       'strike',
       [keys.strikes],
       [op, task, condition.parameter ?? '', operator, value, keys.strikesChannel],
@@ -364,8 +360,7 @@ export class DocketClient {
   async clear(): Promise<number> {
     const { connection, keys, options } = this.runtime;
     await connection.ready();
-    return runScript<number>(
-      connection.commands,
+    return connection.script<number>(
       'clear',
       [keys.stream, keys.queue],
       [keys.prefix, CONSUMER_GROUP, Date.now(), options.executionTtl],

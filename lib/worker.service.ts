@@ -54,6 +54,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
   private foreverRuns = 0;
   private limits?: Map<string, number>;
   private leaseTimer?: NodeJS.Timeout;
+  private undoReconnect?: () => unknown;
   private seedTimer?: NodeJS.Timeout;
   private lastAutoclaim = 0;
   private autoclaimCursor = '0-0';
@@ -453,7 +454,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
   /** A `cancel(key)` was published: abort the task if this worker runs it. */
   private cancelled(key: string): void {
     const task = this.byKey.get(key);
-    if (!task) return;
+    if (!task || task.cancelRequested) return;
     task.cancelRequested = true;
     task.controller.abort(new ExecutionCancelledError(`execution ${key} was cancelled`));
   }
@@ -475,7 +476,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
   private renewLeases(): void {
     clearInterval(this.leaseTimer);
     const every = this.options.redeliveryTimeout / 4;
-    this.leaseTimer = setInterval(() => {
+    const renew = () => {
       const tasks = [...this.running.values()].filter((t) => !t.abandoned);
       if (tasks.length === 0) return;
       const { connection, keys } = this.runtime;
@@ -490,6 +491,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
         'JUSTID',
       );
       const now = Date.now();
+      for (const task of tasks) pipeline.hget(keys.runs(task.message.key), 'cancel');
       for (const task of tasks) {
         if (!task.admission.includes('"conc"')) continue;
         for (const rule of JSON.parse(task.admission) as { t: string; k: string; s: number }[]) {
@@ -498,12 +500,24 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
           pipeline.pexpire(rule.k, rule.s * 4);
         }
       }
-      void pipeline.exec().catch((error: unknown) => {
-        this.disrupted(error);
-        this.logger.warn(`renewing leases failed: ${(error as Error).message}`);
-      });
-    }, every);
+      void pipeline.exec().then(
+        (replies) => {
+          // A cancel announced while this worker could not hear it is found here.
+          tasks.forEach((task, i) => {
+            if (replies?.[i + 1]?.[1] === '1') this.cancelled(task.message.key);
+          });
+        },
+        (error: unknown) => {
+          this.disrupted(error);
+          this.logger.warn(`renewing leases failed: ${(error as Error).message}`);
+        },
+      );
+    };
+    this.leaseTimer = setInterval(renew, every);
     this.leaseTimer.unref();
+    // After the subscriber reconnected, look for cancels that were announced meanwhile.
+    this.undoReconnect?.();
+    this.undoReconnect = this.runtime.subscriptions.onReconnect(renew);
   }
 
   /** End a blocking read now (it returns as if it timed out). */
@@ -546,6 +560,8 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     }
     this.finisher?.stop();
     clearInterval(this.leaseTimer);
+    this.undoReconnect?.();
+    this.undoReconnect = undefined;
     clearInterval(this.seedTimer);
     await this.heartbeat?.stop();
     await within(this.undoCancel?.(), 1_000);

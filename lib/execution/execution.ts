@@ -169,8 +169,19 @@ export class Execution {
     const queue = new EventQueue<ExecutionEvent>();
     let undo: Promise<(() => Promise<void>)[]> | undefined;
     let finished = false;
+    // Events published while the subscriber reconnected are lost: read the state again then.
+    const stopResync = subscriptions.onReconnect(() => {
+      void this.sync().then(
+        (known) => {
+          if (!known) queue.push(END);
+          else if (TERMINAL_STATES.has(this.state)) queue.push(this.stateEvent());
+        },
+        () => undefined,
+      );
+    });
     const finish = async (): Promise<IteratorResult<ExecutionEvent>> => {
       finished = true;
+      stopResync();
       queue.close();
       const stops = await undo?.catch(() => []);
       await Promise.all((stops ?? []).map((stop) => stop()));

@@ -4,7 +4,7 @@ import type { RedisOptions } from 'ioredis';
 import { CONNECT_WAIT_MS } from '../docket.constants.js';
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
 import { RedisUnavailableError } from '../errors/redis-unavailable.error.js';
-import { defineScripts } from './scripts.js';
+import { defineScripts, runScript, type ScriptName } from './scripts.js';
 import { parseRedisUrl, redactUrl } from './redis-url.js';
 
 export type RedisClient = Redis | Cluster;
@@ -39,6 +39,7 @@ export class DocketConnection {
   readonly description: string;
   private subscriberClient?: RedisClient;
   private closed = false;
+  private readonly lastErrors = new WeakMap<RedisClient, string>();
 
   constructor(url: string, connection?: RedisOptions | RedisClient) {
     this.description = redactUrl(url);
@@ -70,19 +71,61 @@ export class DocketConnection {
       default:
         client = new Redis({ ...target.options, ...ENGINE_OPTIONS, ...extra });
     }
-    client.on('error', (error: Error) => {
-      if (!this.closed) this.logger.debug(`Redis ${this.description}: ${error.message}`);
-    });
+    this.watch(client);
     return client;
   }
 
   /** A new client with the settings of the command client (for blocking reads). */
   duplicate(): RedisClient {
     const client = (this.commands as Redis).duplicate() as RedisClient;
-    client.on('error', () => undefined);
+    this.watch(client);
     defineScripts(client);
     this.owned.push(client);
     return client;
+  }
+
+  /** Remember each client's last connection error, to say why Redis is not reachable. */
+  private watch(client: RedisClient): void {
+    client.on('error', (error: Error) => {
+      this.lastErrors.set(client, error.message);
+      if (!this.closed) this.logger.debug(`Redis ${this.description}: ${error.message}`);
+    });
+    client.on('ready', () => this.lastErrors.delete(client));
+  }
+
+  /**
+   * The error to throw for a command that failed because the connection is down (with the
+   * last reason the client saw), or `error` itself when it is about something else.
+   */
+  unavailable(error: unknown, client: RedisClient = this.commands): Error {
+    const message = (error as Error)?.message ?? String(error);
+    if (
+      error instanceof RedisUnavailableError ||
+      !/Stream isn't writeable|Connection is closed|ECONNREFUSED|ETIMEDOUT|ECONNRESET|EPIPE/.test(
+        message,
+      )
+    ) {
+      return error as Error;
+    }
+    return new RedisUnavailableError(this.unreachable(client));
+  }
+
+  private unreachable(client: RedisClient): string {
+    const reason = this.lastErrors.get(client);
+    return `Redis at ${this.description} is not reachable${reason ? ` (${reason})` : ''}`;
+  }
+
+  /** Run a script on the command client; a dropped connection fails as `RedisUnavailableError`. */
+  async script<T>(
+    name: ScriptName,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<T> {
+    try {
+      return await runScript<T>(this.commands, name, keys, args);
+    } catch (error) {
+      throw this.unavailable(error);
+    }
   }
 
   /** The shared subscriber client, made on first use. */
@@ -102,7 +145,7 @@ export class DocketConnection {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         client.off('ready', onReady);
-        reject(new RedisUnavailableError(`Redis at ${this.description} is not reachable`));
+        reject(new RedisUnavailableError(this.unreachable(client)));
       }, wait);
       const onReady = () => {
         clearTimeout(timer);

@@ -100,6 +100,8 @@ export function parseRedisUrl(url: string): RedisTarget {
       const options: RedisOptions = {
         sentinels,
         name: decodeURIComponent(service),
+        // follow a failover at once instead of writing to the old master until it steps down
+        failoverDetector: true,
         username,
         password,
         db: parseDb(url, pathParts[1]) ?? 0,

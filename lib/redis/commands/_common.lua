@@ -3,7 +3,8 @@
 
   schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate)
     Schedule a new execution of `key` (new generation): queued on the stream when due, else
-    parked and queued by time; the runs hash records it and the state is published.
+    parked and queued by time; the runs hash records it (with the trace context, if any) and
+    the state is published.
     Returns state, generation.
   leave_line(prefix, line, key)
     Take `key` out of a concurrency waiting line (and the line out of the set of lines once
@@ -26,7 +27,11 @@ local function schedule_run(prefix, key, task, args, when, attempt, now, tracepa
     end
   end
   redis.call('HDEL', runs, 'worker', 'startedAt', 'completedAt', 'error', 'cancel', 'streamId', 'waiting',
-    'reserved', 'reservedMax')
+    'reserved', 'reservedMax', 'traceparent', 'tracestate')
+  if traceparent and traceparent ~= '' then
+    -- kept so that a retry or a successor still links to the producer's span
+    redis.call('HSET', runs, 'traceparent', traceparent, 'tracestate', tracestate or '')
+  end
   redis.call('PERSIST', runs)
   local state
   if tonumber(when) <= tonumber(now) then

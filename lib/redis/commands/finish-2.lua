@@ -48,7 +48,8 @@ for i = 6, #ARGV, 13 do
   if not current or current ~= generation then
     out[#out + 1] = 'superseded'
   elseif outcome == 'retry' then
-    schedule_run(prefix, key, task, args, retryWhen, attempt, now, '', '')
+    local trace = redis.call('HMGET', runs, 'traceparent', 'tracestate')
+    schedule_run(prefix, key, task, args, retryWhen, attempt, now, trace[1], trace[2])
     out[#out + 1] = 'ok'
   else
     local progress = prefix .. 'progress:' .. key
@@ -66,7 +67,8 @@ for i = 6, #ARGV, 13 do
     if err ~= '' then event.error = err end
     redis.call('PUBLISH', prefix .. 'state:' .. key, cjson.encode(event))
     if nextWhen ~= '' and outcome ~= 'cancelled' then
-      schedule_run(prefix, key, task, nextArgs ~= '' and nextArgs or args, nextWhen, 1, now, '', '')
+      local trace = redis.call('HMGET', runs, 'traceparent', 'tracestate')
+      schedule_run(prefix, key, task, nextArgs ~= '' and nextArgs or args, nextWhen, 1, now, trace[1], trace[2])
     end
     out[#out + 1] = 'ok'
   end
