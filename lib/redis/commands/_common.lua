@@ -16,6 +16,7 @@
 ]]
 local function schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate)
   local runs = prefix .. 'runs:' .. key
+  local fresh = redis.call('EXISTS', runs) == 0
   local generation = redis.call('HINCRBY', runs, 'generation', 1)
   local fields = { 'key', key, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'generation', generation }
   if traceparent and traceparent ~= '' then
@@ -26,13 +27,15 @@ local function schedule_run(prefix, key, task, args, when, attempt, now, tracepa
       fields[#fields + 1] = tracestate
     end
   end
-  redis.call('HDEL', runs, 'worker', 'startedAt', 'completedAt', 'error', 'cancel', 'streamId', 'waiting',
-    'reserved', 'reservedMax', 'traceparent', 'tracestate')
+  if not fresh then
+    redis.call('HDEL', runs, 'worker', 'startedAt', 'completedAt', 'error', 'cancel', 'streamId', 'waiting',
+      'reserved', 'reservedMax', 'traceparent', 'tracestate')
+    redis.call('PERSIST', runs)
+  end
   if traceparent and traceparent ~= '' then
     -- kept so that a retry or a successor still links to the producer's span
     redis.call('HSET', runs, 'traceparent', traceparent, 'tracestate', tracestate or '')
   end
-  redis.call('PERSIST', runs)
   local state
   if tonumber(when) <= tonumber(now) then
     state = 'queued'

@@ -27,13 +27,16 @@ if mode == 'add' and (state == 'scheduled' or state == 'queued' or state == 'run
   return { 'already_scheduled', state, run[4] or when, run[5] or '0' }
 end
 
-if run[2] then
-  redis.call('XACK', KEYS[1], group, run[2])
-  redis.call('XDEL', KEYS[1], run[2])
+if state then
+  -- what is left of an earlier execution of this key (a new key has nothing to clean)
+  if run[2] then
+    redis.call('XACK', KEYS[1], group, run[2])
+    redis.call('XDEL', KEYS[1], run[2])
+  end
+  if run[3] then leave_line(prefix, run[3], key) end
+  redis.call('ZREM', KEYS[2], key)
+  redis.call('DEL', KEYS[3], prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
 end
-if run[3] then leave_line(prefix, run[3], key) end
-redis.call('ZREM', KEYS[2], key)
-redis.call('DEL', KEYS[3], prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
 
 local newState, generation = schedule_run(prefix, key, task, args, when, attempt, now, ARGV[10], ARGV[11])
 return { 'scheduled', newState, when, tostring(generation) }
