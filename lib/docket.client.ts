@@ -75,12 +75,16 @@ export class DocketClient {
   ): (...args: unknown[]) => Promise<Execution> {
     const { registry, strikes } = this.runtime;
     const taskName = registry.resolveName(task, this.runtime.hasWorker);
-    const when = this.when(options);
-    const key = options.key ?? uuidv7();
-    if (typeof key !== 'string' || key.length === 0) {
-      throw new TypeError(`a task key must be a non-empty string, not ${JSON.stringify(key)}`);
+    this.when(options); // a bad when or delay fails here, before anything is called
+    if (options.key !== undefined && (typeof options.key !== 'string' || options.key === '')) {
+      throw new TypeError(
+        `a task key must be a non-empty string, not ${JSON.stringify(options.key)}`,
+      );
     }
+    // Each call is its own execution: the default key and a delay are taken at call time.
     return async (...args: unknown[]) => {
+      const when = this.when(options);
+      const key = options.key ?? uuidv7();
       const encoded = encodeArgs(args);
       const size = Buffer.byteLength(encoded);
       if (size > this.runtime.options.maxPayloadBytes) {
