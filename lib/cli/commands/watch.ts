@@ -101,8 +101,9 @@ export async function watch(
       if (result.done) break;
       next = events.next();
       const event = result.value;
+      // The execution has taken the event in: it knows the start of a finished run.
       if (event.type === 'progress') view.progress(event);
-      else show(event, execution.attempt);
+      else show(stateOf(execution), execution.attempt);
     }
   } finally {
     clearTimeout(timer);

@@ -137,6 +137,7 @@ async function work(flags: WorkerFlags, cmd: Command): Promise<void> {
     await app.close().catch(() => undefined);
     throw error;
   }
+  logger.log(`working ${loaded.label}; SIGTERM or SIGINT drains and stops`, CONTEXT);
   const signal = await stopping;
   logger.log(`${signal}: draining (a second signal stops at once)`, CONTEXT);
   const force = (second: NodeJS.Signals) => {

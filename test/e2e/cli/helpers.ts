@@ -55,7 +55,7 @@ export class CliProcess {
   }
 
   /** Resolve when stdout matches `pattern`; fail if the child exits first or after `timeout`. */
-  async waitForOutput(pattern: RegExp, timeout = 20_000): Promise<RegExpMatchArray> {
+  async waitForOutput(pattern: RegExp, timeout = 90_000): Promise<RegExpMatchArray> {
     const deadline = Date.now() + timeout;
     for (;;) {
       const match = pattern.exec(this.stdout);

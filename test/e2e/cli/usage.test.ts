@@ -35,12 +35,14 @@ describe('docket CLI: usage and errors', { timeout: 300_000, concurrency: true }
       [['snapshot', '--docket', 'has space'], /docket name "has space" is not valid/],
       [['snapshot', '--url', 'http://localhost'], /unknown scheme "http:\/\/"/],
     ];
-    for (const [args, pattern] of cases) {
-      const result = await runCli([...args]);
+    // Each case is a process of its own: run them side by side.
+    const results = await Promise.all(cases.map(([args]) => runCli([...args])));
+    cases.forEach(([args, pattern], i) => {
+      const result = results[i];
       assert.equal(result.code, USAGE, `${args.join(' ')}: ${result.stderr}`);
       assert.match(errorLine(result), pattern, args.join(' '));
       assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
-    }
+    });
   });
 
   it('takes worker values from DOCKET_WORKER_* and names a bad one', async () => {

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { uniqueName, useDocket, waitFor } from '../../utils.js';
+import { runCli, target } from './helpers.js';
+
+async function ok(args: string[]): Promise<string> {
+  const result = await runCli(args);
+  assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
+  return result.stdout;
+}
+
+describe('docket strike and restore', { timeout: 300_000, concurrency: true }, () => {
+  it('strike blocks adds in every process until restore', async (t) => {
+    const name = uniqueName('cli');
+    assert.equal(
+      await ok(['strike', 'trace', 'message', '==', 'blocked', ...target(name)]),
+      'Striking trace message == "blocked"\n',
+    );
+    assert.equal(
+      await ok(['strike', '*', 'customerId', '==', 'int:7', ...target(name)]),
+      'Striking (all tasks) customerId == 7\n',
+    );
+    assert.match(
+      await ok(['tasks', 'trace', 'blocked', '--key', 'k1', ...target(name)]),
+      new RegExp(`^Struck: trace task 'k1' matches a strike in docket '${name}' and was not added`),
+    );
+    assert.match(
+      await ok(['tasks', 'trace', 'free', ...target(name)]),
+      new RegExp(`^Added trace task '[0-9a-f-]{36}' to docket '${name}'`),
+    );
+
+    // A process that starts now loads the strikes written by the CLI.
+    const docket = await useDocket(t, [], { name, worker: false });
+    assert.equal((await docket.client.add('trace')('blocked')).disposition, 'struck');
+    assert.equal((await docket.client.add('other')({ customerId: 7 })).disposition, 'scheduled');
+
+    assert.equal(
+      await ok(['restore', 'trace', 'message', '==', 'blocked', ...target(name)]),
+      'Restoring trace message == "blocked"\n',
+    );
+    assert.match(
+      await ok(['tasks', 'trace', 'blocked', '--key', 'k2', ...target(name)]),
+      /^Added trace task 'k2'/,
+    );
+    await waitFor(
+      async () => (await docket.client.add('trace')('blocked')).disposition === 'scheduled',
+      'the restore to reach this process',
+    );
+  });
+
+  it('strike takes typed values, between, and whole tasks', async () => {
+    const name = uniqueName('cli');
+    const lines = [
+      [['strike', 'report'], 'Striking report'],
+      [
+        ['strike', 'report', 'amount', 'between', 'float:1.5', 'int:10'],
+        'Striking report amount between 1.5 and 10',
+      ],
+      [['strike', 'report', 'urgent', '!=', 'bool:true'], 'Striking report urgent != true'],
+      [
+        ['strike', 'report', 'due', '<', 'date:2026-01-01T00:00:00Z'],
+        'Striking report due < 2026-01-01T00:00:00.000Z',
+      ],
+      [['restore', 'report'], 'Restoring report'],
+    ] as const;
+    for (const [args, line] of lines) {
+      assert.equal(await ok([...args, ...target(name)]), `${line}\n`);
+    }
+    const plain = await runCli(['strike', 'report', 'customerId', '==', '7', ...target(name)]);
+    assert.equal(plain.code, 0);
+    assert.match(plain.stderr, /note: 7 is the string "7"; write int:7/);
+  });
+});

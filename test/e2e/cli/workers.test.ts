@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Injectable } from '@nestjs/common';
+import { DocketTask } from '../../../lib/index.js';
+import { uniqueName, useDocket, waitFor } from '../../utils.js';
+import { runCli, target } from './helpers.js';
+
+@Injectable()
+class Flaky {
+  failing = true;
+
+  @DocketTask()
+  async flaky(value: string): Promise<string> {
+    if (this.failing) throw new Error(`not yet: ${value}`);
+    return value;
+  }
+}
+
+async function ok(args: string[]): Promise<string> {
+  const result = await runCli(args);
+  assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
+  return result.stdout;
+}
+
+describe('docket workers and dead', { timeout: 300_000, concurrency: true }, () => {
+  it('workers ls and workers for-task list live workers', async (t) => {
+    const name = uniqueName('cli');
+    const docket = await useDocket(t, [Flaky], {
+      name,
+      worker: { name: 'cli-test-worker', autoStart: true, minimumCheckInterval: 100 },
+    });
+    await waitFor(async () => (await docket.client.workers()).length > 0, 'the heartbeat');
+    const ls = await ok(['workers', 'ls', ...target(name)]);
+    assert.match(ls, /│ cli-test-worker │ (now|\d+(ms|s) ago) +│ fail, flaky, sleep, trace │/);
+    assert.match(await ok(['workers', 'for-task', 'flaky', ...target(name)]), /cli-test-worker/);
+    assert.equal(
+      await ok(['workers', 'for-task', 'nothing', ...target(name)]),
+      `No live worker runs nothing in docket '${name}'\n`,
+    );
+    const json = JSON.parse(await ok(['workers', 'ls', '--json', ...target(name)])) as {
+      name: string;
+      tasks: string[];
+    }[];
+    assert.deepEqual(
+      json.map((w) => w.name),
+      ['cli-test-worker'],
+    );
+    assert.equal(
+      await ok(['workers', 'ls', ...target(uniqueName('cli'))]).then((s) =>
+        s.startsWith('No live workers'),
+      ),
+      true,
+    );
+  });
+
+  it('dead ls shows a dead letter, dead retry runs it again, dead purge empties the set', async (t) => {
+    const name = uniqueName('cli');
+    const docket = await useDocket(t, [Flaky], { name, worker: { minimumCheckInterval: 100 } });
+    const flaky = docket.module.get(Flaky);
+    const first = await docket.client.add(Flaky.prototype.flaky, { key: 'flaky-1' })('one');
+    await docket.client.add(Flaky.prototype.flaky, { key: 'flaky-2' })('two');
+    await docket.worker.runUntilFinished();
+    await assert.rejects(first.result({ timeout: 2_000 }), /not yet: one/);
+
+    const table = await ok(['dead', 'ls', ...target(name)]);
+    assert.match(table, /│ flaky-1 │ flaky │ "one" +│ Error: not yet: one │ 1 +│/);
+    const json = JSON.parse(await ok(['dead', 'ls', '--json', ...target(name)])) as {
+      key: string;
+      args: unknown[];
+      error: string;
+    }[];
+    assert.deepEqual(
+      json.map((l) => [l.key, l.args, l.error]),
+      [
+        ['flaky-1', ['one'], 'Error: not yet: one'],
+        ['flaky-2', ['two'], 'Error: not yet: two'],
+      ],
+    );
+
+    flaky.failing = false;
+    assert.equal(
+      await ok(['dead', 'retry', 'flaky-1', ...target(name)]),
+      `Retried 1 dead letter in docket '${name}'\n`,
+    );
+    const missing = await runCli(['dead', 'retry', 'flaky-1', ...target(name)]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^error: no dead letter with key 'flaky-1'/);
+    await docket.worker.runUntilFinished();
+    const again = await docket.client.getExecution('flaky-1');
+    assert.equal(again?.state, 'completed');
+    assert.equal(await again!.result({ timeout: 2_000 }), 'one');
+
+    assert.equal(
+      await ok(['dead', 'purge', ...target(name)]),
+      `Purged 1 dead letter from docket '${name}'\n`,
+    );
+    assert.equal(
+      await ok(['dead', 'ls', ...target(name)]),
+      `No dead letters in docket '${name}'\n`,
+    );
+  });
+});
