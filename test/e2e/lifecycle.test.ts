@@ -6,6 +6,7 @@ import {
   assertNoKeyWithoutTtl,
   createDocket,
   deferred,
+  freePort,
   pendingCount,
   runsHash,
   startRedisServer,
@@ -148,6 +149,21 @@ describe('shutdown', { timeout: 60_000 }, () => {
     await docket.close();
     const took = Date.now() - closing;
     assert.ok(took < 6_000, `close took ${took}ms with Redis away`);
+  });
+
+  it('never hangs when Redis was never reachable', async (t) => {
+    reset();
+    const docket = await createDocket([Tasks], {
+      url: `redis://127.0.0.1:${await freePort()}/0`,
+      worker: { autoStart: true, minimumCheckInterval: 100 },
+    });
+    t.after(() => docket.close());
+    await assert.rejects(docket.client.add(Tasks.prototype.brief)(), /not reachable/);
+    const closing = Date.now();
+    await docket.close();
+    const took = Date.now() - closing;
+    assert.ok(took < 6_000, `close took ${took}ms without Redis`);
+    assert.equal(state.runs.length, 0);
   });
 
   it('never hangs when Redis goes away while a task runs', async (t) => {
