@@ -35,8 +35,12 @@ export class ProgressView {
 
   /** Print a line above the bar. */
   line(text: string): void {
-    if (this.multibar) this.multibar.log(`${text}\n`);
-    else console.log(text);
+    if (!this.multibar) {
+      console.log(text);
+      return;
+    }
+    this.multibar.log(`${text}\n`);
+    this.multibar.update();
   }
 
   progress(event: ProgressEvent): void {
@@ -67,7 +71,10 @@ export class ProgressView {
     }
   }
 
+  /** Draw the bar a last time and leave it; later lines go below it. */
   stop(): void {
     this.multibar?.stop();
+    this.multibar = undefined;
+    this.bar = undefined;
   }
 }

@@ -93,6 +93,7 @@ export async function watch(
       if (result === TICK) {
         const fresh = await client.getExecution(key);
         if (fresh && TERMINAL.has(fresh.state)) {
+          view.stop();
           show(stateOf(fresh), fresh.attempt);
           return fresh.state;
         }
@@ -102,8 +103,12 @@ export async function watch(
       next = events.next();
       const event = result.value;
       // The execution has taken the event in: it knows the start of a finished run.
-      if (event.type === 'progress') view.progress(event);
-      else show(stateOf(execution), execution.attempt);
+      if (event.type === 'progress') {
+        view.progress(event);
+      } else {
+        if (TERMINAL.has(event.state)) view.stop();
+        show(stateOf(execution), execution.attempt);
+      }
     }
   } finally {
     clearTimeout(timer);

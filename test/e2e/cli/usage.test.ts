@@ -74,7 +74,7 @@ describe('docket CLI: usage and errors', { timeout: 300_000, concurrency: true }
     assert.equal(gone.code, 1, gone.stderr);
     assert.match(
       errorLine(gone),
-      /^error: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0 is not reachable$/,
+      /^error: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0 is not reachable( \(.*\))?$/,
     );
     const env = await runCli(['clear'], { DOCKET_URL: `redis://:${secret}@127.0.0.1:${port}/0` });
     assert.equal(env.code, 1);
