@@ -63,8 +63,10 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
   private finisher?: Finisher;
   private closed = false;
   private closeWaiters: (() => void)[] = [];
-  /** When the delivery loop last completed a read (epoch ms); 0 before the first. */
+  /** When the delivery loop last completed a read (epoch ms); the start time before that. */
   lastPollAt = 0;
+  /** When the delivery loop last handled a Redis error and began to wait for a reconnection. */
+  lastErrorAt = 0;
   /** Redis errors the loops met. */
   disruptions = 0;
 
@@ -153,6 +155,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     if (this.closed) throw new Error('the docket worker has shut down');
     if (this.mode !== 'stopped') return;
     this.mode = 'running';
+    this.lastPollAt = Date.now();
     this.stopSignal = new AbortController();
     const onDisruption = (error: unknown) => this.disrupted(error);
     this.finisher = new Finisher(this.runtime, onDisruption, () => options.reconnectionDelay);
@@ -226,6 +229,8 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
           prepared = false;
           continue;
         }
+        // a loop that handles an outage is alive; readiness reports Redis
+        this.lastErrorAt = Date.now();
         this.disrupted(error);
         this.logger.warn(
           `delivery loop: ${message}; retrying in ${this.options.reconnectionDelay}ms`,

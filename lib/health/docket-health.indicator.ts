@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { CONNECT_WAIT_MS } from '../docket.constants.js';
 import { DocketRuntime } from '../docket.runtime.js';
 import { DocketWorker } from '../worker.service.js';
 
@@ -77,14 +78,20 @@ export class DocketHealthIndicator {
       return { live: true, details: { worker: worker ? 'not started' : 'none' } };
     }
     const limit = 3 * worker.minimumCheckInterval + 1_000;
-    const since = Date.now() - this.worker.lastPollAt;
+    const now = Date.now();
+    const since = now - this.worker.lastPollAt;
     const busy = this.worker.activeTasks >= worker.concurrency;
-    const live = this.worker.lastPollAt > 0 && (since <= limit || busy);
+    // A loop waiting out a Redis outage (reconnectionDelay, then a connect attempt) is alive:
+    // readiness is what reports Redis.
+    const recovering =
+      this.worker.lastErrorAt >= this.worker.lastPollAt &&
+      now - this.worker.lastErrorAt <= limit + worker.reconnectionDelay + CONNECT_WAIT_MS;
+    const live = since <= limit || busy || recovering;
     return {
       live,
       details: {
         worker: this.worker.name,
-        lastPollMsAgo: this.worker.lastPollAt > 0 ? since : null,
+        lastPollMsAgo: since,
         ...(live
           ? {}
           : { message: `the worker loop has not polled for ${since}ms (limit ${limit}ms)` }),

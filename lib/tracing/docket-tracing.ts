@@ -95,11 +95,15 @@ export class DocketTracing {
     const links = [];
     const parsed = parseTraceparent(carrier.traceparent);
     if (parsed) links.push({ context: { ...parsed, isRemote: true } });
-    const span: Span = this.tracer.startSpan(task, {
-      kind: api.SpanKind.CONSUMER,
-      links,
-      attributes: { 'docket.name': this.docket, 'docket.task': task, ...attributes },
-    });
+    const span: Span = this.tracer.startSpan(
+      task,
+      {
+        kind: api.SpanKind.CONSUMER,
+        links,
+        attributes: { 'docket.name': this.docket, 'docket.task': task, ...attributes },
+      },
+      api.ROOT_CONTEXT,
+    );
     const handle: DocketSpan = {
       fail: (error) => {
         span.recordException(error as Error);
@@ -107,7 +111,9 @@ export class DocketTracing {
       },
       end: () => span.end(),
     };
-    return api.context.with(api.trace.setSpan(api.context.active(), span), () => fn(handle));
+    // An execution's span is a root linked to its producer, whatever span was active where
+    // the worker loop happened to start.
+    return api.context.with(api.trace.setSpan(api.ROOT_CONTEXT, span), () => fn(handle));
   }
 }
 

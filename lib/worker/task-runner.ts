@@ -69,6 +69,7 @@ export async function runTask(env: {
       metrics.count('completed', labels);
       metrics.duration(labels, (Date.now() - task.startedAt) / 1_000);
       if (finish.outcome === 'completed') metrics.count('succeeded', labels);
+      if (finish.outcome === 'cancelled') metrics.count('cancelled', labels);
       if (finish.outcome === 'retry' || finish.outcome === 'dead') {
         metrics.count('failed', labels);
         span.fail(finish.thrown);
