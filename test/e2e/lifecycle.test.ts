@@ -197,7 +197,6 @@ describe('shutdown', { timeout: 60_000 }, () => {
     const before = await docket.client.add(Tasks.prototype.brief)();
     assert.equal(await before.result({ timeout: 5_000 }), 'brief');
     await redis.kill();
-    const disruptions = docket.worker.disruptions;
     redis = await startRedisServer(redis.port);
     // The restarted server lost the stream and its group: the worker must make them again.
     const now = await waitFor(
@@ -211,7 +210,6 @@ describe('shutdown', { timeout: 60_000 }, () => {
     const later = await docket.client.add(Tasks.prototype.brief, { delay: 300 })();
     assert.equal(later.state, 'scheduled');
     assert.equal(await later.result({ timeout: 10_000 }), 'brief');
-    assert.ok(docket.worker.disruptions > disruptions, 'the outage was not counted');
     assert.equal(state.runs.length, 3);
   });
 });
