@@ -87,3 +87,21 @@ export async function createLogger(
   const { ConsoleLogger } = await import('@nestjs/common');
   return new ConsoleLogger({ logLevels: levels, colors: useColor, prefix: 'Docket' });
 }
+
+/**
+ * The logger without the lines of Nest's ExceptionHandler: a boot that fails is reported by
+ * the CLI itself, in one line without a stack (DOCKET_DEBUG=1 adds the stack).
+ */
+export function withoutExceptionHandler(logger: LoggerService): LoggerService {
+  return new Proxy(logger, {
+    get(target, property, receiver) {
+      if (property === 'error') {
+        return (message: unknown, ...params: unknown[]) => {
+          if (params.at(-1) !== 'ExceptionHandler') target.error(message, ...params);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}

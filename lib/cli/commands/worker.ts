@@ -1,4 +1,4 @@
-import { type INestApplicationContext, type LoggerService, type LogLevel } from '@nestjs/common';
+import type { LoggerService, LogLevel } from '@nestjs/common';
 import { type Command, Option } from 'commander';
 import type { ResolvedDocketOptions } from '../../docket-options.js';
 import type { DocketRuntime } from '../../docket.runtime.js';
@@ -6,7 +6,7 @@ import { redactUrl } from '../../redis/redis-url.js';
 import type { DocketWorker } from '../../worker.service.js';
 import { toCliError, usageError } from '../cli-error.js';
 import { checkDocketName, checkUrl } from '../context.js';
-import { createLogger, LOG_LEVELS } from '../json-logger.js';
+import { createLogger, LOG_LEVELS, withoutExceptionHandler } from '../json-logger.js';
 import { loadModule } from '../load-module.js';
 import { argParser } from '../options.js';
 import {
@@ -113,16 +113,11 @@ async function work(flags: WorkerFlags, cmd: Command): Promise<void> {
     import('../../docket.runtime.js'),
     import('../../worker.service.js'),
   ]);
-  const logger = await createLogger(flags.logFormat, flags.logLevel);
-  let app: INestApplicationContext;
-  try {
-    app = await NestFactory.createApplicationContext(loaded.module, {
-      logger,
-      abortOnError: false,
-    });
-  } catch (error) {
-    throw toCliError(error);
-  }
+  const logger = withoutExceptionHandler(await createLogger(flags.logFormat, flags.logLevel));
+  const app = await NestFactory.createApplicationContext(loaded.module, {
+    logger,
+    abortOnError: false,
+  });
   const stopping = untilSignal();
   try {
     const options = docketOptions(

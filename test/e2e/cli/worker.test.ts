@@ -125,6 +125,16 @@ describe('docket worker', { timeout: 300_000, concurrency: true }, () => {
     assert.equal((await worker.exited).code, 0);
   });
 
+  it('reports a boot that fails in one line, without a stack', async () => {
+    const result = await runCli(['worker', '--module', `${FIXTURE}#BadOptionsModule`, ...target()]);
+    assert.equal(result.code, 2);
+    assert.match(
+      errorLine(result),
+      /^error: option "worker\.concurrency" is 0; it must be a whole number/,
+    );
+    assert.doesNotMatch(result.stdout, /\n\s+at /);
+  });
+
   it('refuses a module whose DocketModule has no worker', async () => {
     const result = await runCli([
       'worker',
