@@ -102,4 +102,20 @@ describe('codec', () => {
     assert.equal((decoded as { isAdmin?: unknown }).isAdmin, undefined);
     assert.ok(Object.hasOwn(decoded, '__proto__'));
   });
+
+  it(
+    'refuses a RegExp or an Error, which JSON would silently turn into {}',
+    {
+      todo: 'bug: encodeObject treats any object without toJSON as a plain object, so /x/ and new Error() become {}',
+    },
+    () => {
+      assert.throws(() => encodeArgs(['ok', /x/g]), typeErrorAt(1));
+      assert.throws(() => encodeArgs([{ cause: new Error('boom') }]), typeErrorAt(0));
+    },
+  );
 });
+
+function typeErrorAt(position: number) {
+  return (error: Error) =>
+    error instanceof TypeError && new RegExp(`^argument ${position}\\b`).test(error.message);
+}
