@@ -5,6 +5,7 @@ import { DocketConfigurationError } from './errors/docket-configuration.error.js
 import type { DocketModuleOptions } from './interfaces/docket-module-options.interface.js';
 import type { RedisClient } from './redis/connection.js';
 import { parseRedisUrl } from './redis/redis-url.js';
+import { workerOptionsFromEnv } from './cli/worker-env.js';
 
 export interface ResolvedWorkerOptions {
   name: string;
@@ -72,7 +73,7 @@ export function resolveOptions(options: DocketModuleOptions = {}): ResolvedDocke
       'there is no such option',
     );
   }
-  const name = options.name ?? DEFAULTS.name;
+  const name = options.name ?? (process.env.DOCKET_NAME || undefined) ?? DEFAULTS.name;
   check(
     typeof name === 'string' && /^[^\s{}]+$/.test(name),
     'name',
@@ -128,6 +129,8 @@ export function resolveOptions(options: DocketModuleOptions = {}): ResolvedDocke
     const worker: ResolvedWorkerOptions = {
       ...DEFAULTS.worker,
       name: `${hostname()}#${process.pid}`,
+      // DOCKET_WORKER_* (what `docket worker` flags become): defaults below the module's options
+      ...workerOptionsFromEnv(),
       ...Object.fromEntries(Object.entries(w).filter(([, v]) => v !== undefined)),
     };
     check(

@@ -21,7 +21,7 @@ import type {
 } from './interfaces/snapshot.interface.js';
 import type { StrikeCondition } from './interfaces/strike-condition.interface.js';
 
-type ScheduleReply = [string, string, string, string];
+type ScheduleReply = [string, string, string, string, string, string, string];
 
 function decodeOrRaw(text: string): unknown[] | string {
   try {
@@ -148,29 +148,32 @@ export class DocketClient {
   }): Promise<Execution> {
     const { connection, keys } = this.runtime;
     await connection.ready();
-    const [disposition, state, when, generation] = await connection.script<ScheduleReply>(
-      'schedule',
-      [keys.stream, keys.queue, keys.parked(request.key), keys.runs(request.key)],
-      [
-        request.key,
-        request.taskName,
-        request.encoded,
-        request.when,
-        request.attempt,
-        Date.now(),
-        request.mode,
-        CONSUMER_GROUP,
-        keys.prefix,
-        request.traceparent ?? '',
-        request.tracestate ?? '',
-      ],
-    );
+    const [disposition, state, when, generation, taskName, encoded, attempt] =
+      await connection.script<ScheduleReply>(
+        'schedule',
+        [keys.stream, keys.queue, keys.parked(request.key), keys.runs(request.key)],
+        [
+          request.key,
+          request.taskName,
+          request.encoded,
+          request.when,
+          request.attempt,
+          Date.now(),
+          request.mode,
+          CONSUMER_GROUP,
+          keys.prefix,
+          request.traceparent ?? '',
+          request.tracestate ?? '',
+        ],
+      );
+    // an already scheduled key answers with the live execution, not with this request
+    const live = disposition === 'already_scheduled';
     return new Execution(this.runtime, {
       key: request.key,
-      taskName: request.taskName,
-      args: request.args,
+      taskName: live ? taskName : request.taskName,
+      args: live ? [decodeOrRaw(encoded)].flat() : request.args,
       when: new Date(Number(when)),
-      attempt: request.attempt,
+      attempt: live ? Number(attempt) : request.attempt,
       disposition: disposition as 'scheduled' | 'already_scheduled',
       state: state as ExecutionState,
       generation: Number(generation),

@@ -26,6 +26,7 @@ import {
 } from './worker/message.js';
 import { RunningTask, runTask } from './worker/task-runner.js';
 import { admissionFor } from './behaviours/task-plan.js';
+import { argumentCountProblem } from './behaviours/arguments.js';
 
 type Mode = 'stopped' | 'running' | 'draining';
 
@@ -337,7 +338,13 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
         );
         continue;
       }
+      if (this.running.has(message.id)) continue; // its lease lapsed while it runs here
       const definition = this.runtime.registry.get(message.taskName)!;
+      const wrongArguments = argumentCountProblem(definition, message.args.length);
+      if (wrongArguments) {
+        finishes.push(this.deadLetter({ ...message, reason: '' }, wrongArguments));
+        continue;
+      }
       const admission = admissionFor(definition.plan, message.args, this.options.redeliveryTimeout);
       // Not run: the end carries the admission rules so that a reserved slot is given back.
       const skip = (): Finish => ({ ...this.finishBase(message), outcome: 'cancelled', admission });

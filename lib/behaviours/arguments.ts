@@ -34,3 +34,21 @@ export function argumentValue(args: readonly unknown[], at: ArgumentPath): unkno
 export function describeParameters(definition: TaskDefinition): string {
   return `${definition.name}(${definition.parameters.map((p) => p ?? '<destructured>').join(', ')})`;
 }
+
+/** Why `count` arguments cannot be passed to the task's handler, or undefined when they can. */
+export function argumentCountProblem(
+  definition: TaskDefinition,
+  count: number,
+): string | undefined {
+  const ctxCounted = definition.ctxIndex >= 0 && definition.ctxIndex < definition.arity;
+  const required = definition.arity - (ctxCounted ? 1 : 0);
+  const most = definition.rest ? Infinity : definition.parameters.length;
+  if (count >= required && count <= most) return undefined;
+  const expected =
+    required === most
+      ? `${required}`
+      : most === Infinity
+        ? `at least ${required}`
+        : `${required} to ${most}`;
+  return `TypeError: ${describeParameters(definition)} takes ${expected} argument(s), the message has ${count}`;
+}

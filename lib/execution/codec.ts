@@ -88,6 +88,8 @@ function encodeObject(value: object, path: string, seen: Set<object>): Json {
     return { [TAG]: 'Set', v: items };
   }
   if (value instanceof Promise) throw new EncodeError(path, 'is a Promise (await it first)');
+  if (value instanceof RegExp) throw new EncodeError(path, 'is a RegExp (pass its source)');
+  if (value instanceof Error) throw new EncodeError(path, 'is an Error (pass its message)');
   if (value instanceof WeakMap || value instanceof WeakSet) {
     throw new EncodeError(path, 'is a WeakMap or WeakSet');
   }

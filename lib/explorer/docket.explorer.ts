@@ -6,7 +6,7 @@ import type { ResolvedDocketOptions } from '../docket-options.js';
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
 import { DocketKeys } from '../redis/keys.js';
 import { DocketMetadataAccessor } from './docket-metadata.accessor.js';
-import { parameterNames } from './parameter-names.js';
+import { parameterList } from './parameter-names.js';
 import { TaskRegistry } from './task-registry.js';
 
 /** Finds `@DocketTask` methods on singleton providers and registers them, once, at init. */
@@ -63,8 +63,8 @@ export class DocketExplorer implements OnModuleInit {
       throw new DocketConfigurationError(`${source}: @DocketTask name must be a non-empty string`);
     }
     const ctxIndex = DocketMetadataAccessor.ctxIndex(method);
-    const all = parameterNames(method);
-    const parameters = all.filter((_, i) => i !== ctxIndex);
+    const list = parameterList(method);
+    const parameters = list.names.filter((_, i) => i !== ctxIndex);
     const definition = {
       name: options.name ?? methodName,
       source,
@@ -73,6 +73,7 @@ export class DocketExplorer implements OnModuleInit {
       instance,
       ctxIndex,
       parameters,
+      rest: list.rest,
       arity: method.length,
       plan: { rules: [] },
     };

@@ -3,9 +3,17 @@
  * destructured parameter has no name and gets `null`.
  */
 export function parameterNames(fn: (...args: never[]) => unknown): (string | null)[] {
+  return parameterList(fn).names;
+}
+
+/** The parameter names of a function and whether its last parameter is a rest parameter. */
+export function parameterList(fn: (...args: never[]) => unknown): {
+  names: (string | null)[];
+  rest: boolean;
+} {
   const source = Function.prototype.toString.call(fn);
   const open = source.indexOf('(');
-  if (open < 0) return [];
+  if (open < 0) return { names: [], rest: false };
   const params: string[] = [];
   let depth = 0;
   let current = '';
@@ -39,7 +47,10 @@ export function parameterNames(fn: (...args: never[]) => unknown): (string | nul
     current += c;
   }
   if (current.trim()) params.push(current);
-  return params.map((param) => {
+  const rest = /^\s*\.\.\./.test(
+    (params[params.length - 1] ?? '').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''),
+  );
+  const names = params.map((param) => {
     const name = param
       .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
       .split('=')[0]
@@ -47,4 +58,5 @@ export function parameterNames(fn: (...args: never[]) => unknown): (string | nul
       .trim();
     return /^[A-Za-z_$][\w$]*$/.test(name) ? name : null;
   });
+  return { names, rest };
 }

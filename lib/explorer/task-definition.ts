@@ -14,6 +14,8 @@ export interface TaskDefinition {
   readonly ctxIndex: number;
   /** Names of the task arguments in order (the context parameter excluded). */
   readonly parameters: (string | null)[];
+  /** Whether the last parameter is a rest parameter (any number of arguments). */
+  readonly rest: boolean;
   /** `method.length`: parameters before the first one with a default. */
   readonly arity: number;
   /** The options, checked and compiled at boot. */

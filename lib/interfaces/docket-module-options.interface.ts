@@ -24,7 +24,7 @@ export interface DocketWorkerOptions {
 
 /** Options of `DocketModule.forRoot()`; durations are milliseconds. */
 export interface DocketModuleOptions {
-  /** The docket's name; every Redis key is prefixed `{name}:`. @default 'docket' */
+  /** The docket's name; every Redis key is prefixed `{name}:`. @default process.env.DOCKET_NAME ?? 'docket' */
   name?: string;
   /** Redis URL. @default process.env.DOCKET_URL ?? 'redis://localhost:6379/0' */
   url?: string;

@@ -9,10 +9,11 @@
   ARGV[8] consumer group     ARGV[9] key prefix       ARGV[10] traceparent ('' = none)
   ARGV[11] tracestate ('' = none)
 
-  Returns { disposition, state, when, generation }:
-    { 'already_scheduled', <live state>, <its when>, <its generation> } when mode is 'add' and
-    the key is scheduled, queued or running (nothing changes), else
-    { 'scheduled', 'queued' | 'scheduled', when, <new generation> }.
+  Returns { disposition, state, when, generation, task, args, attempt }:
+    { 'already_scheduled', <live state>, <its when>, <its generation>, <its task>, <its args>,
+    <its attempt> } when mode is 'add' and the key is scheduled, queued or running (nothing
+    changes), else { 'scheduled', 'queued' | 'scheduled', when, <new generation>, task, args,
+    attempt }.
   Every schedule bumps the key's generation; the message carries it so that a stale copy is
   skipped by the worker. The new state is published on <prefix>state:<key>; a task that becomes
   the earliest in the queue is announced on <prefix>wake.
@@ -21,10 +22,10 @@ local key, task, args, when, attempt, now, mode = ARGV[1], ARGV[2], ARGV[3], ARG
 local group, prefix = ARGV[8], ARGV[9]
 local runs = KEYS[4]
 
-local run = redis.call('HMGET', runs, 'state', 'streamId', 'waiting', 'when', 'generation')
+local run = redis.call('HMGET', runs, 'state', 'streamId', 'waiting', 'when', 'generation', 'task', 'args', 'attempt')
 local state = run[1]
 if mode == 'add' and (state == 'scheduled' or state == 'queued' or state == 'running') then
-  return { 'already_scheduled', state, run[4] or when, run[5] or '0' }
+  return { 'already_scheduled', state, run[4] or when, run[5] or '0', run[6] or task, run[7] or args, run[8] or '1' }
 end
 
 if state then
@@ -39,4 +40,4 @@ if state then
 end
 
 local newState, generation = schedule_run(prefix, key, task, args, when, attempt, now, ARGV[10], ARGV[11])
-return { 'scheduled', newState, when, tostring(generation) }
+return { 'scheduled', newState, when, tostring(generation), task, args, attempt }
