@@ -88,7 +88,6 @@ describe(
       'a wrong password is reported as such, not as "not reachable"',
       {
         timeout: 30_000,
-        todo: 'bug: connection.ready() drops the connection error; WRONGPASS reads "not reachable"',
       },
       async () => {
         const docket = await bootDocket(

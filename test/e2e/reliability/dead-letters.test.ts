@@ -164,53 +164,41 @@ describe('dead letters: list, retry, purge', { timeout: 60_000 }, () => {
     assert.deepEqual(await upgraded.client.deadLetters(), []);
   });
 
-  it(
-    'retryDeadLetter keeps a letter whose key is live again (nothing was scheduled)',
-    {
-      todo: 'bug: docket.client.ts retryDeadLetter ignores the already_scheduled disposition: it deletes and counts the letter though nothing was scheduled',
-    },
-    async (t) => {
-      const docket = await useDocket(t, [Tasks], FAST);
-      await kill(docket, ['busy'], ['dead args', 0]);
-      // The key is in use again, with other arguments, before anyone retries the letter.
-      await docket.client.add(Tasks.prototype.fragile, { key: 'busy', delay: 60_000 })('new', 1);
-      assert.equal(await docket.client.retryDeadLetter('busy'), 0);
-      const letters = await docket.client.deadLetters();
-      assert.deepEqual(
-        letters.map((l) => l.args),
-        [['dead args', 0]],
-        'the dead letter was dropped',
-      );
-    },
-  );
+  it('retryDeadLetter keeps a letter whose key is live again (nothing was scheduled)', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    await kill(docket, ['busy'], ['dead args', 0]);
+    // The key is in use again, with other arguments, before anyone retries the letter.
+    await docket.client.add(Tasks.prototype.fragile, { key: 'busy', delay: 60_000 })('new', 1);
+    assert.equal(await docket.client.retryDeadLetter('busy'), 0);
+    const letters = await docket.client.deadLetters();
+    assert.deepEqual(
+      letters.map((l) => l.args),
+      [['dead args', 0]],
+      'the dead letter was dropped',
+    );
+  });
 
-  it(
-    'retryDeadLetter({ all: true }) of two letters of one key schedules one and keeps the other',
-    {
-      todo: 'bug: docket.client.ts retryDeadLetter counts and deletes the second letter of a key whose first letter it just scheduled (already_scheduled)',
-    },
-    async (t) => {
-      const docket = await useDocket(t, [Tasks], FAST);
-      await kill(docket, ['twice'], ['first', 0]);
-      assert.equal(await docket.client.retryDeadLetter('twice'), 1);
-      await docket.worker.runUntilFinished();
-      // It failed again with other arguments: two letters of one key.
-      await kill(docket, ['twice'], ['second', 0]);
-      await kill(docket, ['other'], ['x', 0]);
-      const redis = rawRedis();
-      try {
-        // The first letter back (as a retry that failed to be recorded would leave it).
-        await redis.xadd(
-          `{${docket.name}}:dead`,
-          '*',
-          ...['key', 'twice', 'task', 'fragile', 'args', '["first",0]', 'error', 'Error: x'],
-          ...['attempt', '2', 'deadAt', String(Date.now())],
-        );
-      } finally {
-        redis.disconnect();
-      }
-      assert.equal(await docket.client.retryDeadLetter({ all: true }), 2);
-      assert.equal((await docket.client.deadLetters()).length, 1, 'a letter was dropped');
-    },
-  );
+  it('retryDeadLetter({ all: true }) of two letters of one key schedules one and keeps the other', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    await kill(docket, ['twice'], ['first', 0]);
+    assert.equal(await docket.client.retryDeadLetter('twice'), 1);
+    await docket.worker.runUntilFinished();
+    // It failed again with other arguments: two letters of one key.
+    await kill(docket, ['twice'], ['second', 0]);
+    await kill(docket, ['other'], ['x', 0]);
+    const redis = rawRedis();
+    try {
+      // The first letter back (as a retry that failed to be recorded would leave it).
+      await redis.xadd(
+        `{${docket.name}}:dead`,
+        '*',
+        ...['key', 'twice', 'task', 'fragile', 'args', '["first",0]', 'error', 'Error: x'],
+        ...['attempt', '2', 'deadAt', String(Date.now())],
+      );
+    } finally {
+      redis.disconnect();
+    }
+    assert.equal(await docket.client.retryDeadLetter({ all: true }), 2);
+    assert.equal((await docket.client.deadLetters()).length, 1, 'a letter was dropped');
+  });
 });

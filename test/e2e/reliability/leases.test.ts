@@ -22,43 +22,37 @@ class LeaseTasks {
 }
 
 describe('leases', { timeout: 60_000 }, () => {
-  it(
-    'a worker never runs a message it is already running a second time',
-    {
-      todo: 'bug: worker.service.ts dispatch() runs an XAUTOCLAIMed message that this worker is already running (running map keyed by message id is overwritten)',
-    },
-    async (t) => {
-      const docket = await useDocket(t, [LeaseTasks], {
-        worker: {
-          autoStart: true,
-          name: 'leaser',
-          redeliveryTimeout: 800,
-          minimumCheckInterval: 50,
-        },
-      });
-      const tasks = docket.module.get(LeaseTasks);
-      const execution = await docket.client.add(LeaseTasks.prototype.hold)(2_500);
-      await tasks.started.promise;
-      const redis = rawRedis();
-      try {
-        const stream = `{${docket.name}}:stream`;
-        const [[id]] = (await redis.xpending(stream, 'docket-workers', '-', '+', 10)) as [string][];
-        // The lease lapses: the entry looks idle for a minute, as if renewals had failed.
-        const until = Date.now() + 1_200;
-        while (Date.now() < until) {
-          await redis.xclaim(stream, 'docket-workers', 'leaser', 0, id, 'IDLE', 60_000, 'JUSTID');
-          await new Promise((resolve) => setTimeout(resolve, 5));
-        }
-      } finally {
-        redis.disconnect();
+  it('a worker never runs a message it is already running a second time', async (t) => {
+    const docket = await useDocket(t, [LeaseTasks], {
+      worker: {
+        autoStart: true,
+        name: 'leaser',
+        redeliveryTimeout: 800,
+        minimumCheckInterval: 50,
+      },
+    });
+    const tasks = docket.module.get(LeaseTasks);
+    const execution = await docket.client.add(LeaseTasks.prototype.hold)(2_500);
+    await tasks.started.promise;
+    const redis = rawRedis();
+    try {
+      const stream = `{${docket.name}}:stream`;
+      const [[id]] = (await redis.xpending(stream, 'docket-workers', '-', '+', 10)) as [string][];
+      // The lease lapses: the entry looks idle for a minute, as if renewals had failed.
+      const until = Date.now() + 1_200;
+      while (Date.now() < until) {
+        await redis.xclaim(stream, 'docket-workers', 'leaser', 0, id, 'IDLE', 60_000, 'JUSTID');
+        await new Promise((resolve) => setTimeout(resolve, 5));
       }
-      await execution.result({ timeout: 10_000 });
-      await waitFor(() => docket.worker.activeTasks === 0, 'the worker to be idle');
-      assert.deepEqual(
-        tasks.runs.map((r) => r.worker),
-        ['leaser'],
-        'the worker ran its own running message again',
-      );
-    },
-  );
+    } finally {
+      redis.disconnect();
+    }
+    await execution.result({ timeout: 10_000 });
+    await waitFor(() => docket.worker.activeTasks === 0, 'the worker to be idle');
+    assert.deepEqual(
+      tasks.runs.map((r) => r.worker),
+      ['leaser'],
+      'the worker ran its own running message again',
+    );
+  });
 });

@@ -234,7 +234,6 @@ describe('Redis restarts and outages', { skip, timeout: 120_000, concurrency: 2 
     'an add at the moment the connection drops fails with RedisUnavailableError',
     {
       timeout: 30_000,
-      todo: 'bug: DocketClient passes ioredis’s own "Stream isn\'t writeable and enableOfflineQueue options is false" through when the connection has just dropped',
     },
     () =>
       withRedis(async (_server, docket) => {
@@ -253,7 +252,6 @@ describe('Redis restarts and outages', { skip, timeout: 120_000, concurrency: 2 
     'result() resolves when the task ends while the pub/sub connection reconnects',
     {
       timeout: 30_000,
-      todo: 'bug: Execution.events() does not re-sync after its subscriber reconnects; a state published meanwhile is missed and result() waits until its timeout',
     },
     () =>
       withRedis(async (server, docket) => {
@@ -266,7 +264,6 @@ describe('Redis restarts and outages', { skip, timeout: 120_000, concurrency: 2 
     'cancel() aborts a running task while the worker’s pub/sub connection reconnects',
     {
       timeout: 30_000,
-      todo: 'bug: a cancel published while the worker’s subscriber reconnects is lost; the running task is never aborted (the runs hash has cancel=1)',
     },
     () =>
       withRedis(async (server, docket) => {

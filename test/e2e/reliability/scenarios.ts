@@ -5,7 +5,7 @@
 // only show up there) fails the scenario.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { Injectable, type LoggerService } from '@nestjs/common';
+import { Injectable, type LoggerService, type Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { RedisOptions } from 'ioredis';
 import {
@@ -104,6 +104,7 @@ export async function bootDocket(
   target: Target,
   options: DocketModuleOptions = {},
   namePrefix = 'rel',
+  providers: Provider[] = [],
 ): Promise<ReliabilityDocket> {
   const name = options.name ?? uniqueName(namePrefix);
   const module = await Test.createTestingModule({
@@ -124,7 +125,7 @@ export async function bootDocket(
               },
       }),
     ],
-    providers: [ReliabilityTasks],
+    providers: [ReliabilityTasks, ...providers],
   }).compile();
   const logger = new CapturingLogger();
   module.useLogger(logger);

@@ -89,7 +89,6 @@ describe('TLS (rediss://)', { skip, timeout: 120_000 }, () => {
     'says why it cannot connect (the certificate), not only "not reachable"',
     {
       timeout: 30_000,
-      todo: 'bug: connection.ready() drops the connection error; a TLS failure reads "not reachable"',
     },
     async () => {
       const error = await unverifiedAdd();
