@@ -445,6 +445,8 @@ async function main(): Promise<number> {
 
     let executions = 0;
     let duplicates = 0;
+    /** Two runs of one key and generation in one worker process (never needed). */
+    let sameWorker = 0;
     const unexplained: string[] = [];
     const causes = new Map<string, number>();
     for (const key of expected) {
@@ -452,6 +454,12 @@ async function main(): Promise<number> {
       executions += list.length;
       if (list.length < 2) continue;
       duplicates++;
+      const seen = new Set<string>();
+      for (const run of list) {
+        const id = `${run.pid}/${run.generation}`;
+        if (seen.has(id)) sameWorker++;
+        seen.add(id);
+      }
       for (const run of list.slice(0, -1)) {
         const cause = explain(run, chaos);
         if (cause) causes.set(cause, (causes.get(cause) ?? 0) + 1);
@@ -473,6 +481,7 @@ async function main(): Promise<number> {
       for (const same of byGeneration.values()) {
         if (same.length < 2) continue;
         perpetualDuplicates++;
+        if (new Set(same.map((r) => r.pid)).size < same.length) sameWorker++;
         for (const run of same.slice(0, -1)) {
           const cause = explain(run, chaos);
           if (cause) causes.set(cause, (causes.get(cause) ?? 0) + 1);
@@ -536,6 +545,7 @@ async function main(): Promise<number> {
           ],
           ['  in flight at a Redis restart', causes.get('restart') ?? 0],
           ['  unexplained', unexplained.length],
+          ['  twice in one worker process', sameWorker],
           ['runs of tasks (completed handler runs)', executions],
           ['runs of perpetual keys', perpetualRuns],
           ['perpetual runs of one generation run twice', perpetualDuplicates],
