@@ -99,23 +99,17 @@ describe('add', { timeout: 60_000 }, () => {
     await docket.client.cancel('future');
   });
 
-  it(
-    'answers already_scheduled with the live execution, not the refused one',
-    {
-      todo: 'bug: DocketClient.schedule builds the refused Execution from the request (args, taskName) and only takes state and when from Redis',
-    },
-    async () => {
-      await docket.client.add(Tasks.prototype.record, { key: 'live', delay: 60_000 })('kept');
-      try {
-        const refused = await docket.client.add(Tasks.prototype.gated, { key: 'live' })('refused');
-        assert.equal(refused.disposition, 'already_scheduled');
-        assert.equal(refused.taskName, 'record');
-        assert.deepEqual(refused.args, ['kept']);
-      } finally {
-        await docket.client.cancel('live');
-      }
-    },
-  );
+  it('answers already_scheduled with the live execution, not the refused one', async () => {
+    await docket.client.add(Tasks.prototype.record, { key: 'live', delay: 60_000 })('kept');
+    try {
+      const refused = await docket.client.add(Tasks.prototype.gated, { key: 'live' })('refused');
+      assert.equal(refused.disposition, 'already_scheduled');
+      assert.equal(refused.taskName, 'record');
+      assert.deepEqual(refused.args, ['kept']);
+    } finally {
+      await docket.client.cancel('live');
+    }
+  });
 
   it('answers already_scheduled for a queued key and adds no message', async () => {
     const first = await docket.client.add(Tasks.prototype.record, { key: 'queued' })('one');
