@@ -413,7 +413,7 @@ export class DocketClient {
       } catch {
         continue;
       }
-      await this.schedule({
+      const execution = await this.schedule({
         key: f.key,
         taskName: f.task,
         args,
@@ -422,6 +422,8 @@ export class DocketClient {
         attempt: 1,
         mode: 'add',
       });
+      // a key that is live again keeps its letter: nothing was scheduled for it
+      if (execution.disposition !== 'scheduled') continue;
       await connection.commands.xdel(keys.dead, id);
       retried++;
     }
