@@ -548,6 +548,8 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
   private async stopLoops(): Promise<void> {
     if (this.mode !== 'running') return;
     this.mode = 'draining';
+    // Ends still get written, but one that fails is no longer retried: redelivery takes over.
+    this.finisher?.stop();
     this.stopSignal.abort();
     this.slotFreed?.();
     this.interruptRead();

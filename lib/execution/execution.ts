@@ -205,7 +205,10 @@ export class Execution {
         queue.push(END);
         return;
       }
-      for (const e of pending) queue.push(e);
+      // an event that only repeats the state just read is not news
+      for (const e of pending) {
+        if (e.type !== 'state' || e.state !== initial.state) queue.push(e);
+      }
     };
     let started: Promise<void> | undefined;
     return {
