@@ -7,6 +7,7 @@ import type {
   ExecutionProgress,
   ExecutionState,
   ResultOptions,
+  StateEvent,
 } from '../interfaces/execution.interface.js';
 import { decodeArgs, decodeResult } from './codec.js';
 import {
@@ -196,7 +197,7 @@ export class Execution {
       ]);
       await undo;
       const known = await this.sync();
-      const initial = this.stateEvent();
+      const initial = this.stateEvent() as StateEvent;
       const pending: ExecutionEvent[] = [];
       for (let e = await peek(queue); e; e = await peek(queue)) pending.push(e);
       queue.push(initial);
