@@ -1,4 +1,10 @@
-import { Inject, Injectable, type OnModuleInit, Optional } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type OnModuleDestroy,
+  type OnModuleInit,
+  Optional,
+} from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DocketClient } from '../docket.client.js';
 import { DocketRuntime } from '../docket.runtime.js';
@@ -13,7 +19,9 @@ import { StrikeLog } from './strike-log.js';
  * `DocketModule` with `isGlobal: false` works too.
  */
 @Injectable()
-export class DashboardDocket implements OnModuleInit {
+export class DashboardDocket implements OnModuleInit, OnModuleDestroy {
+  /** Whether the application is shutting down (the dashboard then serves nothing). */
+  closing = false;
   private docketClient?: DocketClient;
   private docketRuntime?: DocketRuntime;
   private strikeLog?: StrikeLog;
@@ -43,6 +51,10 @@ export class DashboardDocket implements OnModuleInit {
           `"docket" out or give DocketModule.forRoot({ name: "${wanted}" }).`,
       );
     }
+  }
+
+  onModuleDestroy(): void {
+    this.closing = true;
   }
 
   private find<T>(type: abstract new (...args: any[]) => T): T | undefined {

@@ -12,6 +12,7 @@ import {
   type Type,
 } from '@nestjs/common';
 import { DashboardActionGuard } from './dashboard-action.guard.js';
+import { DashboardClosingGuard } from './dashboard-closing.guard.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
 import { DashboardService } from './dashboard.service.js';
 import { unlessRedisIsDown } from './redis-down.js';
@@ -37,7 +38,7 @@ type Json = Record<string, unknown>;
  * POST actions under `api/` behind `DashboardActionGuard` and the user's guard.
  */
 export function createDashboardController(options: ResolvedDashboardOptions): Type<unknown> {
-  const viewGuards = options.viewGuard ? [UseGuards(options.viewGuard)] : [];
+  const viewGuards = [DashboardClosingGuard, ...(options.viewGuard ? [options.viewGuard] : [])];
   const Act = () =>
     applyDecorators(
       HttpCode(200),
@@ -45,7 +46,7 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
     );
 
   @Controller(options.path)
-  @applyDecorators(...viewGuards)
+  @UseGuards(...viewGuards)
   class DocketDashboardController {
     constructor(private readonly dashboard: DashboardService) {}
 

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DashboardActionGuard } from './dashboard-action.guard.js';
+import { DashboardClosingGuard } from './dashboard-closing.guard.js';
 import { DOCKET_DASHBOARD_OPTIONS } from './dashboard.constants.js';
 import { createDashboardController } from './dashboard.controller.js';
 import { DashboardDocket } from './dashboard-docket.js';
@@ -28,6 +29,7 @@ export class DocketDashboardModule {
         DashboardSampler,
         DashboardService,
         DashboardActionGuard,
+        DashboardClosingGuard,
       ],
     };
   }

@@ -62,7 +62,7 @@ export function renderPage(options: ResolvedDashboardOptions, url: string): stri
     ${stat('scheduled', 'Scheduled')}
     ${stat('running', 'Running')}
     ${stat('workers', 'Workers')}
-    ${stat('throughput', 'Completed / min')}
+    ${stat('throughput', 'Completed/min')}
     ${stat('failureRate', 'Failure rate')}
     ${stat('deadLetters', 'Dead letters')}
     ${stat('strikes', 'Strikes')}

@@ -44,7 +44,7 @@ nav a.active { color: var(--accent); background: var(--bg); font-weight: 600; }
 main { padding: 20px; max-width: 1280px; margin: 0 auto; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(118px, 1fr)); gap: 12px; margin-bottom: 16px; }
 .card, .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; }
-.card { padding: 12px 14px; }
+.card { padding: 10px 12px; }
 .card .label { color: var(--muted); font-size: 12px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .card .value { font-size: 24px; font-weight: 600; font-variant-numeric: tabular-nums; }
 .panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(360px, 1fr)); gap: 16px; }

@@ -22,7 +22,7 @@ describe('dashboard while Redis is away', { skip }, () => {
     await redis?.kill();
   });
 
-  it('says so on the page and answers 503, then closes', async () => {
+  it('says so on the page and answers 503, then closes while the page still polls', async () => {
     docket = await startDashboardApp({ url: redis.url });
     const context = await browser.newContext();
     await context.addCookies([{ ...ADMIN_COOKIE, url: docket.url }]);
@@ -37,8 +37,13 @@ describe('dashboard while Redis is away', { skip }, () => {
     const response = await fetch(`${docket.url}/docket/api/overview`);
     assert.equal(response.status, 503);
 
+    // the page goes on polling: the server must not wait for its busy keep-alive connection
     const closing = docket.close();
     docket = undefined;
     await closing;
+    await page.waitForFunction(() => {
+      const text = (globalThis as any).document.querySelector('#status')?.textContent;
+      return text === 'cannot reach the application';
+    });
   });
 });
