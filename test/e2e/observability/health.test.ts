@@ -98,8 +98,8 @@ describe('sample app /health/live', { timeout: 60_000 }, () => {
         proxy.stall();
         const stalledAt = Date.now();
         const stuck = await untilStatus(sample.url, '/health/live', 503, 10_000);
-        // the last poll was at most one read (200 ms) before the stall
-        assert.ok(stuck.at - stalledAt >= 1_400, `503 after only ${stuck.at - stalledAt}ms`);
+        // the last poll was about one read (200 ms, more on a loaded machine) before the stall
+        assert.ok(stuck.at - stalledAt >= 1_000, `503 after only ${stuck.at - stalledAt}ms`);
         assert.match(stuck.body.error.docket.message, /has not polled for \d+ms \(limit 1600ms\)/);
 
         const ready = await call(sample.url, 'GET', '/health/ready');
