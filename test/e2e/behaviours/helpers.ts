@@ -5,7 +5,15 @@ import type { Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { DocketModule } from '../../../lib/index.js';
 import type { DocketModuleOptions, Execution, ExecutionEvent } from '../../../lib/index.js';
-import { REDIS_URL, createDocket, rawRedis, uniqueName, type TestDocket } from '../../utils.js';
+import {
+  REDIS_URL,
+  createDocket,
+  rawRedis,
+  uniqueName,
+  type TestDocket,
+  docketKeys as keysOf,
+  runsHash as runsOf,
+} from '../../utils.js';
 
 /** Wait `ms` inside a handler (never as an assertion). The timer does not hold the process. */
 export function sleep(ms: number): Promise<void> {
@@ -206,26 +214,8 @@ export async function bootError(providers: Provider[], name: string): Promise<Er
   return failure;
 }
 
-/** The keys of docket `name`, without the `{name}:` prefix, sorted. */
-export async function keysOf(name: string): Promise<string[]> {
-  const redis = rawRedis();
-  try {
-    const prefix = `{${name}}:`;
-    return (await redis.keys(`${prefix}*`)).map((key) => key.slice(prefix.length)).sort();
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** The runs hash of a task key of docket `name`. */
-export async function runsOf(name: string, key: string): Promise<Record<string, string>> {
-  const redis = rawRedis();
-  try {
-    return await redis.hgetall(`{${name}}:runs:${key}`);
-  } finally {
-    redis.disconnect();
-  }
-}
+/** The keys of docket `name` (without its prefix), and the runs hash of one of its keys. */
+export { keysOf, runsOf };
 
 /** Where `key` is in docket `name`: its stream messages and its place in the queue. */
 export async function whereIs(
