@@ -37,8 +37,8 @@ export function sizes(quick: boolean): Sizes {
     punctualTasks: quick ? 200 : 500,
     punctualSpreadMs: quick ? 1_000 : 2_000,
     idleWarmupMs: quick ? 1_000 : 2_000,
-    // BullMQ's idle worker blocks for 5 s at a time: a shorter window may see none of it.
-    idleWindowMs: quick ? 6_000 : 10_000,
+    // BullMQ's idle worker blocks for 5 s at a time: the window spans whole periods of it.
+    idleWindowMs: 10_000,
     memoryTasks: quick ? 20_000 : 100_000,
   };
 }
