@@ -1,5 +1,4 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Lib } from './side.js';
 
 /** One row of the results: a number per round for each library (NaN = not applicable). */
@@ -316,15 +315,27 @@ export function markdown(metrics: Metric[], machine: Machine, targets: Target[])
   return lines.join('\n');
 }
 
-export function writeReport(
+/** Format as the repository's Prettier would, so that `prettier --check bench` stays clean. */
+async function prettierMarkdown(text: string, file: string): Promise<string> {
+  try {
+    const prettier = await import('prettier');
+    const config = (await prettier.resolveConfig(file)) ?? {};
+    return await prettier.format(text, { ...config, parser: 'markdown' });
+  } catch {
+    return text;
+  }
+}
+
+export async function writeReport(
   dir: string,
   metrics: Metric[],
   machine: Machine,
   targets: Target[],
-): void {
+): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  const md = `${dir}/latest.md`;
-  mkdirSync(dirname(md), { recursive: true });
-  writeFileSync(md, markdown(metrics, machine, targets));
+  writeFileSync(
+    `${dir}/latest.md`,
+    await prettierMarkdown(markdown(metrics, machine, targets), `${dir}/latest.md`),
+  );
   writeFileSync(`${dir}/processing.svg`, processingSvg(metrics, machine));
 }

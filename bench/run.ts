@@ -150,7 +150,7 @@ async function main(): Promise<void> {
     }
     const measured = metrics.filter((m) => m.values.docket.length + m.values.bullmq.length > 0);
     const goals = targets(measured);
-    writeReport(options.out, measured, machine(options, redis, busy, budget), goals);
+    await writeReport(options.out, measured, machine(options, redis, busy, budget), goals);
     console.log(`\n${table(measured)}\n`);
     for (const goal of goals) {
       const mark = goal.met === null ? 'n/a ' : goal.met ? 'met ' : 'MISS';
