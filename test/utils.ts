@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { DynamicModule, ModuleMetadata, Provider } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { DocketClient, DocketModule, DocketWorker } from '../lib/index.js';
 import type { DocketModuleOptions } from '../lib/index.js';
 
@@ -202,6 +202,26 @@ export interface ExtraRedis {
  * Start a redis-server of its own (on `port`, or a free one), for tests that take Redis away.
  * It starts empty: nothing is saved.
  */
+/** Whether a Redis server answers PING now (one try, no retries, no offline queue). */
+export async function redisAnswers(options: RedisOptions): Promise<boolean> {
+  const probe = new Redis({
+    ...options,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
 export async function startRedisServer(port?: number): Promise<ExtraRedis> {
   port ??= await freePort();
   const child: ChildProcess = spawn(
@@ -212,20 +232,7 @@ export async function startRedisServer(port?: number): Promise<ExtraRedis> {
   const url = `redis://127.0.0.1:${port}/0`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   for (let i = 0; ; i++) {
-    const probe = new Redis(url, {
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    });
-    probe.on('error', () => undefined);
-    const up = await probe
-      .connect()
-      .then(() => probe.ping())
-      .then(
-        (reply) => reply === 'PONG',
-        () => false,
-      );
-    probe.disconnect();
+    const up = await redisAnswers({ host: '127.0.0.1', port });
     if (up) break;
     if (i >= 100) {
       child.kill('SIGKILL');

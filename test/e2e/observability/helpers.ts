@@ -7,8 +7,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoggerService, LogLevel } from '@nestjs/common';
-import { Redis } from 'ioredis';
-import { freePort } from '../../utils.js';
+import { freePort, redisAnswers } from '../../utils.js';
 
 /** One sample of the Prometheus text format. */
 export interface Sample {
@@ -150,20 +149,7 @@ export class PersistentRedis {
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const probe = new Redis(this.url, {
-        lazyConnect: true,
-        maxRetriesPerRequest: 0,
-        retryStrategy: () => null,
-      });
-      probe.on('error', () => undefined);
-      const up = await probe
-        .connect()
-        .then(() => probe.ping())
-        .then(
-          (reply) => reply === 'PONG',
-          () => false,
-        );
-      probe.disconnect();
+      const up = await redisAnswers({ host: '127.0.0.1', port: this.port });
       if (up) return;
       if (Date.now() > deadline) {
         await this.stop();

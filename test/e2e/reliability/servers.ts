@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis, type RedisOptions } from 'ioredis';
-import { freePort } from '../../utils.js';
+import { freePort, redisAnswers } from '../../utils.js';
 
 const children = new Set<ChildProcess>();
 process.once('exit', () => {
@@ -51,22 +51,7 @@ export async function freePorts(count: number): Promise<number[]> {
 export async function waitForPing(options: RedisOptions, timeout = 10_000): Promise<void> {
   const deadline = Date.now() + timeout;
   for (;;) {
-    const probe = new Redis({
-      ...options,
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-      enableOfflineQueue: false,
-    });
-    probe.on('error', () => undefined);
-    const up = await probe
-      .connect()
-      .then(() => probe.ping())
-      .then(
-        (reply) => reply === 'PONG',
-        () => false,
-      );
-    probe.disconnect();
+    const up = await redisAnswers(options);
     if (up) return;
     if (Date.now() > deadline) {
       throw new Error(`redis on port ${options.port} did not answer PING within ${timeout}ms`);
