@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { StrikeSync } from './behaviours/strike-sync.js';
-import { DOCKET_RESOLVED_OPTIONS } from './docket.constants.js';
+import { CONSUMER_GROUP, DOCKET_RESOLVED_OPTIONS } from './docket.constants.js';
 import type { ResolvedDocketOptions } from './docket-options.js';
 import { TaskRegistry } from './explorer/task-registry.js';
 import { DocketConnection } from './redis/connection.js';
@@ -46,14 +46,24 @@ export class DocketRuntime implements OnModuleInit, OnApplicationShutdown {
       })) ?? NO_METRICS;
   }
 
-  /** Queue depth (due), schedule depth (future), live workers and strikes in effect, read now. */
-  async depths(): Promise<{ queue: number; schedule: number; workers: number; strikes: number }> {
+  /**
+   * Queue depth (due, not yet claimed), schedule depth (future), running (claimed, not ended),
+   * live workers and strikes in effect, read now in one round trip.
+   */
+  async depths(): Promise<{
+    queue: number;
+    schedule: number;
+    running: number;
+    workers: number;
+    strikes: number;
+  }> {
     const { commands } = this.connection;
     if (commands.status !== 'ready') throw new Error('Redis is not connected');
     const now = Date.now();
     const replies = await commands
       .pipeline()
       .xlen(this.keys.stream)
+      .xpending(this.keys.stream, CONSUMER_GROUP)
       .zcount(this.keys.queue, '-inf', now)
       .zcount(this.keys.queue, `(${now}`, '+inf')
       .zcount(
@@ -62,11 +72,20 @@ export class DocketRuntime implements OnModuleInit, OnApplicationShutdown {
         '+inf',
       )
       .exec();
-    const [stream, due, future, workers] = (replies ?? []).map(([error, value]) => {
+    const [stream, pending, due, future, workers] = (replies ?? []).map(([error, value], i) => {
+      // no consumer group yet: no worker has read anything, so nothing is pending
+      if (error && i === 1 && String(error.message).includes('NOGROUP')) return 0;
       if (error) throw error;
-      return Number(value);
+      return i === 1 ? Number((value as [number])[0]) : Number(value);
     });
-    return { queue: stream + due, schedule: future, workers, strikes: this.strikes.list.size };
+    // Messages stay on the stream until their end is written: the pending ones are running.
+    return {
+      queue: Math.max(0, stream - pending) + due,
+      schedule: future,
+      running: pending,
+      workers,
+      strikes: this.strikes.list.size,
+    };
   }
 
   get hasWorker(): boolean {

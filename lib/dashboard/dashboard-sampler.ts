@@ -5,7 +5,6 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { CONSUMER_GROUP } from '../docket.constants.js';
 import type { RedisClient } from '../redis/connection.js';
 import { DOCKET_DASHBOARD_OPTIONS, RECENT_FAILURES } from './dashboard.constants.js';
 import { DashboardDocket } from './dashboard-docket.js';
@@ -69,35 +68,18 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
   /** Depths and counts of the docket, read now. */
   async counts(): Promise<DashboardCounts> {
     const { runtime, strikes } = this.docket;
-    const { connection, keys, options } = runtime;
+    const { connection, keys } = runtime;
     await connection.ready();
-    const now = Date.now();
-    const [replies] = await Promise.all([
-      connection.commands
-        .pipeline()
-        .xlen(keys.stream)
-        .xpending(keys.stream, CONSUMER_GROUP)
-        .zcount(keys.queue, '-inf', now)
-        .zcount(keys.queue, `(${now}`, '+inf')
-        .zcount(keys.workers, now - options.heartbeatInterval * options.missedHeartbeats, '+inf')
-        .xlen(keys.dead)
-        .exec(),
+    const [depths, dead] = await Promise.all([
+      runtime.depths(),
+      connection.commands.xlen(keys.dead),
       strikes.read(),
     ]);
-    const [stream, pending, due, future, workers, dead] = (replies ?? []).map(
-      ([error, value], i) => {
-        // no consumer group yet: no worker has read anything, so nothing is pending
-        if (error && i === 1 && String(error.message).includes('NOGROUP')) return 0;
-        if (error) throw error;
-        return i === 1 ? Number((value as [number])[0]) : Number(value);
-      },
-    );
-    // Messages stay on the stream until they finish, so the pending ones are those running.
     return {
-      queued: Math.max(0, stream - pending) + due,
-      scheduled: future,
-      running: pending,
-      workers,
+      queued: depths.queue,
+      scheduled: depths.schedule,
+      running: depths.running,
+      workers: depths.workers,
       deadLetters: dead,
       strikes: strikes.size,
     };
