@@ -10,3 +10,4 @@ export * from './health/index.js';
 export type { DocketMetrics, TaskCounter, TaskLabels } from './metrics/docket-metrics.js';
 export * from './interfaces/index.js';
 export * from './dashboard/index.js';
+export * from './testing/index.js';

@@ -75,24 +75,41 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let todo = 0;
-const stream = run({
-  files: selected,
-  concurrency: Math.max(2, availableParallelism()),
-  timeout: 120_000,
-});
-stream.on('test:pass', (data) => {
-  if (data.details?.type === 'suite') return;
-  if (data.skip || data.todo) skipped++;
-  else passed++;
-});
-stream.on('test:fail', (data) => {
-  if (data.details?.type === 'suite') return;
-  // A failing `todo` test documents a known bug; like node's own runner, it does not fail the run.
-  if (data.todo) todo++;
-  else failed++;
-});
-stream.compose(spec).pipe(process.stdout);
-await new Promise((resolve) => stream.on('end', resolve));
+
+/** Run `files` (node:test, in parallel processes) with the current environment. */
+async function runFiles(files) {
+  const stream = run({
+    files,
+    concurrency: Math.max(2, availableParallelism()),
+    timeout: 120_000,
+  });
+  stream.on('test:pass', (data) => {
+    if (data.details?.type === 'suite') return;
+    if (data.skip || data.todo) skipped++;
+    else passed++;
+  });
+  stream.on('test:fail', (data) => {
+    if (data.details?.type === 'suite') return;
+    // A failing `todo` test documents a known bug; like node's own runner, it does not fail the run.
+    if (data.todo) todo++;
+    else failed++;
+  });
+  stream.compose(spec).pipe(process.stdout, { end: false });
+  await new Promise((resolve) => stream.on('end', resolve));
+}
+
+// The engine suite (test/e2e itself and behaviours/) runs on both backends: on this
+// Redis, then again in-process on memory:// (DOCKET_TEST_BACKEND=memory, see test/utils.ts).
+const onBothBackends = (file) =>
+  /^\.out\/test\/e2e\/(behaviours\/)?[^/]+\.test\.js$/.test(file);
+process.env.DOCKET_TEST_BACKEND = 'redis';
+await runFiles(selected);
+const memoryFiles = selected.filter(onBothBackends);
+if (memoryFiles.length > 0 && process.env.DOCKET_TEST_MEMORY !== 'off') {
+  console.log('\n# the engine suite again, on the memory:// backend\n');
+  process.env.DOCKET_TEST_BACKEND = 'memory';
+  await runFiles(memoryFiles);
+}
 redis.kill('SIGTERM');
 await new Promise((r) => setTimeout(r, 100));
 console.log(

@@ -8,17 +8,36 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis, type RedisOptions } from 'ioredis';
 import { DocketClient, DocketModule, DocketWorker } from '../lib/index.js';
 import type { DocketModuleOptions } from '../lib/index.js';
+import { MemoryRedis } from '../lib/memory/memory-redis.js';
 
-/** The test run's own Redis (started by test/run.mjs). */
-export const REDIS_URL = process.env.DOCKET_TEST_URL ?? 'redis://127.0.0.1:6379/0';
+/**
+ * The backend this test process runs on: test/run.mjs runs the engine suite once on its own
+ * Redis and once more with DOCKET_TEST_BACKEND=memory (the in-process `memory://` backend).
+ */
+export const BACKEND: 'redis' | 'memory' =
+  process.env.DOCKET_TEST_BACKEND === 'memory' ? 'memory' : 'redis';
+
+/** `{ skip }` for a test that needs a Redis server (other processes, outages, raw sockets). */
+export const REDIS_ONLY =
+  BACKEND === 'memory' ? 'needs a Redis server: the memory:// backend lives in one process' : false;
+
+/** The URL of the test backend: the test run's own Redis (started by test/run.mjs), or memory. */
+export const REDIS_URL =
+  BACKEND === 'memory'
+    ? 'memory://tests'
+    : (process.env.DOCKET_TEST_URL ?? 'redis://127.0.0.1:6379/0');
 
 /** A docket name no other test uses. */
 export function uniqueName(prefix = 't'): string {
   return `${prefix}-${randomBytes(4).toString('hex')}`;
 }
 
-/** A plain client for looking into Redis directly; close it with `quit()`. */
+/**
+ * A plain client for looking into the backend directly (on memory://, a client of the same
+ * in-process server with the same commands); close it with `disconnect()`.
+ */
 export function rawRedis(): Redis {
+  if (BACKEND === 'memory') return new MemoryRedis('tests') as unknown as Redis;
   return new Redis(REDIS_URL);
 }
 

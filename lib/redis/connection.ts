@@ -4,6 +4,7 @@ import type { RedisOptions } from 'ioredis';
 import { CONNECT_WAIT_MS } from '../docket.constants.js';
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
 import { RedisUnavailableError } from '../errors/redis-unavailable.error.js';
+import { MemoryRedis } from '../memory/memory-redis.js';
 import { defineScripts, runScript, type ScriptName } from './scripts.js';
 import { parseRedisUrl, redactUrl } from './redis-url.js';
 
@@ -44,6 +45,11 @@ export class DocketConnection {
   constructor(url: string, connection?: RedisOptions | RedisClient) {
     this.description = redactUrl(url);
     if (isClient(connection)) {
+      if (parseRedisUrl(url).kind === 'memory') {
+        throw new DocketConfigurationError(
+          `DocketModule: url "${this.description}" is an in-process memory:// docket; it cannot use the ioredis client given as "connection".`,
+        );
+      }
       this.commands = connection;
     } else {
       this.commands = this.create(url, connection ?? {});
@@ -57,9 +63,9 @@ export class DocketConnection {
     let client: RedisClient;
     switch (target.kind) {
       case 'memory':
-        throw new DocketConfigurationError(
-          `DocketModule: url "${url}": the memory:// backend is not available in this version; use a redis:// URL.`,
-        );
+        // The in-process backend: same commands and scripts, no server (see lib/memory/).
+        client = new MemoryRedis(target.id) as unknown as RedisClient;
+        break;
       case 'cluster':
         client = new Cluster(target.nodes, {
           ...target.options,

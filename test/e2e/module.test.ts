@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { Inject, Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { Redis } from 'ioredis';
 import {
   DocketClient,
   DocketModule,
@@ -177,14 +178,16 @@ describe('boot errors', { timeout: 60_000 }, () => {
     );
   });
 
-  it('bad options fail naming the option', async () => {
+  it('bad options fail naming the option', async (t) => {
+    const lazyClient = new Redis({ lazyConnect: true });
+    t.after(() => lazyClient.disconnect());
     const cases: [DocketModuleOptions, RegExp][] = [
       [{ worker: { concurrency: -1 } }, /"worker\.concurrency"/],
       [{ colour: 'blue' } as DocketModuleOptions, /"colour"/],
       [{ worker: { speed: 3 } } as DocketModuleOptions, /"worker\.speed"/],
       [{ executionTtl: -5 }, /"executionTtl"/],
       [{ url: 'http://x' }, /url "http:\/\/x".*unknown scheme/],
-      [{ url: 'memory://' }, /memory:\/\//],
+      [{ url: 'memory://', connection: lazyClient }, /memory:\/\/.*cannot use the ioredis client/],
     ];
     for (const [options, message] of cases) {
       await assert.rejects(createDocket([], options), message, JSON.stringify(options));

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { Ctx, DocketTask, ExecutionCancelledError, type TaskContext } from '../../lib/index.js';
 import {
+  REDIS_ONLY,
   REDIS_URL,
   assertNoKeyWithoutTtl,
   pendingCount,
@@ -168,74 +169,82 @@ function childWorker(
 }
 
 describe('redelivery', { timeout: 60_000 }, () => {
-  it('runs the task of a worker killed mid-task on another worker after redeliveryTimeout', async (t) => {
-    runs.length = 0;
-    const name = uniqueName('kill');
-    const redeliveryTimeout = 800;
-    const child = childWorker(t, name, 'child-worker', redeliveryTimeout);
-    const redis = rawRedis();
-    t.after(() => redis.disconnect());
+  it(
+    'runs the task of a worker killed mid-task on another worker after redeliveryTimeout',
+    { skip: REDIS_ONLY },
+    async (t) => {
+      runs.length = 0;
+      const name = uniqueName('kill');
+      const redeliveryTimeout = 800;
+      const child = childWorker(t, name, 'child-worker', redeliveryTimeout);
+      const redis = rawRedis();
+      t.after(() => redis.disconnect());
 
-    const docket = await useDocket(t, [Tasks], {
-      name,
-      worker: { name: 'survivor', redeliveryTimeout, minimumCheckInterval: 100 },
-    });
-    const execution = await docket.client.add(Tasks.prototype.hang, { key: 'h' })('job');
-    assert.equal(await child.started(), 'child-worker:job');
-    assert.equal((await runsHash(name, 'h')).worker, 'child-worker');
+      const docket = await useDocket(t, [Tasks], {
+        name,
+        worker: { name: 'survivor', redeliveryTimeout, minimumCheckInterval: 100 },
+      });
+      const execution = await docket.client.add(Tasks.prototype.hang, { key: 'h' })('job');
+      assert.equal(await child.started(), 'child-worker:job');
+      assert.equal((await runsHash(name, 'h')).worker, 'child-worker');
 
-    // The message was last delivered or renewed `idle` ms before this moment at the latest.
-    const askedAt = Date.now();
-    const [[, , idle]] = (await redis.xpending(
-      `{${name}}:stream`,
-      'docket-workers',
-      '-',
-      '+',
-      10,
-    )) as [string, string, number, number][];
-    const killedAt = Date.now();
-    await child.killed();
+      // The message was last delivered or renewed `idle` ms before this moment at the latest.
+      const askedAt = Date.now();
+      const [[, , idle]] = (await redis.xpending(
+        `{${name}}:stream`,
+        'docket-workers',
+        '-',
+        '+',
+        10,
+      )) as [string, string, number, number][];
+      const killedAt = Date.now();
+      await child.killed();
 
-    await docket.worker.runUntilFinished();
-    assert.equal(await execution.result({ timeout: 5_000 }), 'survivor:job');
-    assert.equal(runs.length, 1);
-    const [run] = runs;
-    assert.equal(run.worker, 'survivor');
-    // Not before the message sat idle for redeliveryTimeout (1 ms for Redis's rounding).
-    const earliest = askedAt - idle + redeliveryTimeout - 1;
-    assert.ok(run.startedAt >= earliest, `redelivered ${earliest - run.startedAt}ms early`);
-    assert.ok(
-      run.startedAt - killedAt < 5_000,
-      `redelivered ${run.startedAt - killedAt}ms after kill`,
-    );
-    const hash = await runsHash(name, 'h');
-    assert.equal(hash.state, 'completed');
-    assert.equal(hash.worker, 'survivor');
-    assert.equal(await redis.llen(`test-started:${name}`), 0);
-    assert.equal(await pendingCount(name), 0);
-    await assertNoKeyWithoutTtl(name);
-  });
+      await docket.worker.runUntilFinished();
+      assert.equal(await execution.result({ timeout: 5_000 }), 'survivor:job');
+      assert.equal(runs.length, 1);
+      const [run] = runs;
+      assert.equal(run.worker, 'survivor');
+      // Not before the message sat idle for redeliveryTimeout (1 ms for Redis's rounding).
+      const earliest = askedAt - idle + redeliveryTimeout - 1;
+      assert.ok(run.startedAt >= earliest, `redelivered ${earliest - run.startedAt}ms early`);
+      assert.ok(
+        run.startedAt - killedAt < 5_000,
+        `redelivered ${run.startedAt - killedAt}ms after kill`,
+      );
+      const hash = await runsHash(name, 'h');
+      assert.equal(hash.state, 'completed');
+      assert.equal(hash.worker, 'survivor');
+      assert.equal(await redis.llen(`test-started:${name}`), 0);
+      assert.equal(await pendingCount(name), 0);
+      await assertNoKeyWithoutTtl(name);
+    },
+  );
 
-  it('skips the redelivered message of a task cancelled while its worker was dead', async (t) => {
-    runs.length = 0;
-    const name = uniqueName('kill');
-    const child = childWorker(t, name, 'doomed-worker', 600);
-    const docket = await useDocket(t, [Tasks], {
-      name,
-      worker: { name: 'heir', redeliveryTimeout: 600, minimumCheckInterval: 100 },
-    });
-    const execution = await docket.client.add(Tasks.prototype.hang, { key: 'c' })('job');
-    assert.equal(await child.started(), 'doomed-worker:job');
-    await child.killed();
-    await docket.client.cancel('c');
-    assert.equal((await runsHash(name, 'c')).state, 'running', 'nobody could abort it yet');
-    await docket.worker.runUntilFinished();
-    await assert.rejects(execution.result({ timeout: 5_000 }), ExecutionCancelledError);
-    assert.deepEqual(runs, []);
-    assert.equal((await runsHash(name, 'c')).state, 'cancelled');
-    assert.equal(await pendingCount(name), 0);
-    await assertNoKeyWithoutTtl(name);
-  });
+  it(
+    'skips the redelivered message of a task cancelled while its worker was dead',
+    { skip: REDIS_ONLY },
+    async (t) => {
+      runs.length = 0;
+      const name = uniqueName('kill');
+      const child = childWorker(t, name, 'doomed-worker', 600);
+      const docket = await useDocket(t, [Tasks], {
+        name,
+        worker: { name: 'heir', redeliveryTimeout: 600, minimumCheckInterval: 100 },
+      });
+      const execution = await docket.client.add(Tasks.prototype.hang, { key: 'c' })('job');
+      assert.equal(await child.started(), 'doomed-worker:job');
+      await child.killed();
+      await docket.client.cancel('c');
+      assert.equal((await runsHash(name, 'c')).state, 'running', 'nobody could abort it yet');
+      await docket.worker.runUntilFinished();
+      await assert.rejects(execution.result({ timeout: 5_000 }), ExecutionCancelledError);
+      assert.deepEqual(runs, []);
+      assert.equal((await runsHash(name, 'c')).state, 'cancelled');
+      assert.equal(await pendingCount(name), 0);
+      await assertNoKeyWithoutTtl(name);
+    },
+  );
 
   it('does not take a long task from a live worker that renews its lease', async (t) => {
     runs.length = 0;

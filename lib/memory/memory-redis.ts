@@ -1,0 +1,306 @@
+import { EventEmitter } from 'node:events';
+import { SCRIPTS, type ScriptName } from '../redis/scripts.js';
+import { MEMORY_SCRIPTS } from './memory-scripts.js';
+import { memoryServer, type Arg, type MemoryServer, type Reply } from './memory-server.js';
+
+/** Commands a client offers as methods (the ones the engine, its CLI and its tests issue). */
+const COMMAND_METHODS = [
+  'ping',
+  'get',
+  'set',
+  'del',
+  'unlink',
+  'exists',
+  'pexpire',
+  'expire',
+  'pttl',
+  'ttl',
+  'persist',
+  'keys',
+  'type',
+  'dbsize',
+  'flushdb',
+  'flushall',
+  'incr',
+  'publish',
+  'hget',
+  'hmget',
+  'hgetall',
+  'hset',
+  'hmset',
+  'hdel',
+  'hincrby',
+  'hlen',
+  'hexists',
+  'zadd',
+  'zrem',
+  'zcard',
+  'zscore',
+  'zmscore',
+  'zrange',
+  'zrangebyscore',
+  'zcount',
+  'zremrangebyscore',
+  'rpush',
+  'lpush',
+  'lpop',
+  'lrem',
+  'lrange',
+  'llen',
+  'sadd',
+  'srem',
+  'smembers',
+  'scard',
+  'sismember',
+  'xadd',
+  'xlen',
+  'xrange',
+  'xrevrange',
+  'xdel',
+  'xack',
+  'xtrim',
+  'xgroup',
+  'xautoclaim',
+  'xclaim',
+  'xpending',
+  'xinfo',
+] as const;
+
+type Outcome = [Error | null, unknown];
+
+/** A queued batch of commands; `exec` runs them at once (nothing runs in between). */
+class MemoryPipeline {
+  private readonly queued: [string, Arg[]][] = [];
+
+  constructor(private readonly client: MemoryRedis) {
+    const proxy: MemoryPipeline = new Proxy(this, {
+      get(target, property, receiver) {
+        if (property in target || typeof property !== 'string') {
+          return Reflect.get(target, property, receiver) as unknown;
+        }
+        return (...args: unknown[]) => {
+          target.queued.push([property, args.flat() as Arg[]]);
+          return proxy;
+        };
+      },
+    });
+    return proxy;
+  }
+
+  get length(): number {
+    return this.queued.length;
+  }
+
+  exec(): Promise<Outcome[]> {
+    if (this.client.status !== 'ready') {
+      return Promise.reject(new Error('Connection is closed.'));
+    }
+    const outcomes = this.queued.map(([name, args]): Outcome => {
+      try {
+        if (name === 'call')
+          return [null, this.client.execute(String(args[0]), args.slice(1), true)];
+        return [null, this.client.execute(name, args)];
+      } catch (error) {
+        return [error as Error, null];
+      }
+    });
+    return Promise.resolve(outcomes);
+  }
+}
+
+/**
+ * A client of a `memory://` server with the shape of an ioredis client: the same command
+ * methods and replies, pipelines, pub/sub ('message' events), blocking XREADGROUP that
+ * CLIENT UNBLOCK ends, and the engine's scripts (run by their TypeScript twins). Nothing goes
+ * over a network; every client of the same URL in this process sees the same data.
+ */
+export class MemoryRedis extends EventEmitter {
+  status: 'ready' | 'end' = 'ready';
+  readonly server: MemoryServer;
+  readonly clientId: number;
+  private readonly channels = new Set<string>();
+  private unblockRead?: (error?: Error) => void;
+
+  constructor(target: string | MemoryServer) {
+    super();
+    this.server = typeof target === 'string' ? memoryServer(target) : target;
+    this.clientId = this.server.clientId();
+    this.server.clients.set(this.clientId, {
+      unblock: () => {
+        if (!this.unblockRead) return false;
+        this.unblockRead();
+        return true;
+      },
+    });
+  }
+
+  /** A new client of the same server (what ioredis' `duplicate` gives). */
+  duplicate(): MemoryRedis {
+    return new MemoryRedis(this.server);
+  }
+
+  connect(): Promise<void> {
+    return this.status === 'ready'
+      ? Promise.resolve()
+      : Promise.reject(new Error('Connection is closed.'));
+  }
+
+  disconnect(): void {
+    if (this.status === 'end') return;
+    this.status = 'end';
+    this.server.unsubscribe(this);
+    this.channels.clear();
+    this.server.clients.delete(this.clientId);
+    this.unblockRead?.(new Error('Connection is closed.'));
+    this.emit('close');
+    this.emit('end');
+  }
+
+  async quit(): Promise<'OK'> {
+    this.disconnect();
+    return 'OK';
+  }
+
+  /** Scripts are built in: nothing to define. */
+  defineCommand(): void {}
+
+  pipeline(): MemoryPipeline {
+    return new MemoryPipeline(this);
+  }
+
+  multi(): MemoryPipeline {
+    return new MemoryPipeline(this);
+  }
+
+  /** Called by the server for a message on a channel this client subscribed to. */
+  deliver(channel: string, message: string): void {
+    if (this.status === 'ready' && this.channels.has(channel)) {
+      this.emit('message', channel, message);
+    }
+  }
+
+  async subscribe(...channels: string[]): Promise<number> {
+    this.ensureOpen();
+    for (const channel of channels.flat()) {
+      this.channels.add(channel);
+      this.server.subscribe(this, channel);
+    }
+    return this.channels.size;
+  }
+
+  async unsubscribe(...channels: string[]): Promise<number> {
+    this.ensureOpen();
+    const names = channels.length > 0 ? channels.flat() : [...this.channels];
+    for (const channel of names) {
+      this.channels.delete(channel);
+      this.server.unsubscribe(this, channel);
+    }
+    return this.channels.size;
+  }
+
+  async client(subcommand: string, ...args: Arg[]): Promise<Reply> {
+    this.ensureOpen();
+    switch (subcommand.toUpperCase()) {
+      case 'ID':
+        return this.clientId;
+      case 'UNBLOCK':
+        return this.server.clients.get(Number(args[0]))?.unblock() ? 1 : 0;
+      case 'SETNAME':
+        return 'OK';
+      default:
+        throw new Error(`ERR CLIENT ${subcommand} is not supported on the memory:// backend`);
+    }
+  }
+
+  /** `XREADGROUP … BLOCK ms …`: waits for an entry up to `ms` (0 = for ever), or an UNBLOCK. */
+  async xreadgroup(...raw: Arg[]): Promise<Reply> {
+    const args = raw.flat().map(String);
+    this.ensureOpen();
+    const first = this.server.call('XREADGROUP', ...args);
+    const block = args.findIndex((word) => word.toUpperCase() === 'BLOCK');
+    if (first !== null || block < 0) return first;
+    const ms = Number(args[block + 1]);
+    const streams = args.findIndex((word) => word.toUpperCase() === 'STREAMS');
+    const keys = args.slice(streams + 1, streams + 1 + (args.length - streams - 1) / 2);
+    return new Promise<Reply>((resolve, reject) => {
+      let undo: (() => void)[] = [];
+      let timer: NodeJS.Timeout | undefined;
+      const end = (reply: Reply, error?: Error) => {
+        clearTimeout(timer);
+        for (const stop of undo) stop();
+        this.unblockRead = undefined;
+        if (error) reject(error);
+        else resolve(reply);
+      };
+      const listen = () => {
+        for (const stop of undo) stop();
+        undo = keys.map((key) => this.server.waitForStream(key, attempt));
+      };
+      const attempt = () => {
+        try {
+          const reply = this.server.call('XREADGROUP', ...args);
+          if (reply !== null) end(reply);
+          else listen();
+        } catch (error) {
+          end(null, error as Error);
+        }
+      };
+      listen();
+      if (ms > 0) timer = setTimeout(() => end(null), ms);
+      this.unblockRead = (error?: Error) => end(null, error);
+    });
+  }
+
+  /** Any command by name, as ioredis' `call`. */
+  async call(command: string, ...args: Arg[]): Promise<unknown> {
+    if (command.toUpperCase() === 'XREADGROUP') return this.xreadgroup(...args);
+    if (command.toUpperCase() === 'CLIENT') return this.client(String(args[0]), ...args.slice(1));
+    return this.execute(command, args.flat() as Arg[], true);
+  }
+
+  /** @internal Run one command now; `raw` keeps replies as Redis gives them. */
+  execute(name: string, args: Arg[], raw = false): unknown {
+    this.ensureOpen();
+    const script = SCRIPT_BY_COMMAND.get(name);
+    if (script) {
+      const { numberOfKeys } = SCRIPTS[script];
+      const strings = args.map(String);
+      return MEMORY_SCRIPTS[script](
+        this.server,
+        strings.slice(0, numberOfKeys),
+        strings.slice(numberOfKeys),
+      );
+    }
+    const reply = this.server.call(name, ...args);
+    if (!raw && name.toLowerCase() === 'hgetall') {
+      const fields = reply as string[];
+      const object: Record<string, string> = {};
+      for (let i = 0; i < fields.length; i += 2) object[fields[i]] = fields[i + 1];
+      return object;
+    }
+    return reply;
+  }
+
+  private ensureOpen(): void {
+    if (this.status !== 'ready') throw new Error('Connection is closed.');
+  }
+}
+
+const SCRIPT_BY_COMMAND = new Map(
+  (Object.keys(SCRIPTS) as ScriptName[]).map((name) => [SCRIPTS[name].command, name]),
+);
+
+// Every command and every script as a method, as on an ioredis client.
+for (const name of [...COMMAND_METHODS, ...SCRIPT_BY_COMMAND.keys()]) {
+  Object.defineProperty(MemoryRedis.prototype, name, {
+    value(this: MemoryRedis, ...args: unknown[]) {
+      try {
+        return Promise.resolve(this.execute(name, args.flat() as Arg[]));
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    },
+    writable: true,
+    configurable: true,
+  });
+}

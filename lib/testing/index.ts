@@ -1,0 +1,7 @@
+export {
+  assertNoTasks,
+  assertTaskCount,
+  assertTaskNotScheduled,
+  assertTaskScheduled,
+  type TaskMatch,
+} from './assertions.js';
