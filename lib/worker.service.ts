@@ -30,6 +30,18 @@ import { argumentCountProblem } from './behaviours/arguments.js';
 
 type Mode = 'stopped' | 'running' | 'draining';
 
+/** A message read from the stream and not yet claimed. */
+interface Held {
+  entry: StreamEntry;
+  redelivered: boolean;
+}
+
+/**
+ * While handlers take less than this on average (ms), the loop reads up to one batch ahead of
+ * the free slots, so that a read is never between a batch's end and the next batch's claim.
+ */
+const READ_AHEAD_MS = 10;
+
 /**
  * The worker of this process: the delivery loop (reads and redelivers tasks up to its
  * concurrency, renews the leases of the ones it runs), the scheduler and the heartbeat.
@@ -41,6 +53,15 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
   private readonly running = new Map<string, RunningTask>();
   /** Handlers running now: what the concurrency bounds. */
   private busy = 0;
+  /** Messages in claim calls in flight: their slots are taken until the claim answers. */
+  private claiming = 0;
+  /** Messages read ahead, waiting for a free slot; pending for this worker, leases renewed. */
+  private held: Held[] = [];
+  /** Bumped when the loops stop or abandon their tasks: a late claim answer is then ignored. */
+  private epoch = 0;
+  private pumpScheduled = false;
+  /** Average time a handler held its slot (ms), -1 before the first one ended. */
+  private handlerMs = -1;
   private readonly byKey = new Map<string, RunningTask>();
   private mode: Mode = 'stopped';
   private loop?: Promise<void>;
@@ -241,24 +262,66 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     }
   }
 
-  /** One turn of the delivery loop. */
+  /**
+   * One turn of the delivery loop: read as many messages as there is room for. Claims run
+   * beside the loop (see `pump`), so the next read is on its way while a batch is claimed.
+   */
   private async step(): Promise<void> {
-    const free = this.options.concurrency - this.busy;
-    if (free <= 0) {
+    const { concurrency } = this.options;
+    // Read ahead only while handlers are quick: a message read ahead waits for a slot here.
+    const limit =
+      this.handlerMs >= 0 && this.handlerMs < READ_AHEAD_MS ? 2 * concurrency : concurrency;
+    const room = limit - this.busy - this.claiming - this.held.length;
+    if (room <= 0) {
       await new Promise<void>((resolve) => (this.slotFreed = resolve));
       this.slotFreed = undefined;
       return;
     }
-    let entries = await this.autoclaim(free);
+    let entries = await this.autoclaim(room);
     const redelivered = entries.length > 0;
-    if (!redelivered) entries = await this.read(free);
+    if (!redelivered) entries = await this.read(room);
     this.lastPollAt = Date.now();
     if (entries.length > 0) {
-      await this.dispatch(entries, redelivered);
-    } else if (this.finishWaiters.length > 0 && this.running.size === 0 && (await this.isEmpty())) {
+      for (const entry of entries) this.held.push({ entry, redelivered });
+      this.pump();
+    } else if (this.finishWaiters.length > 0 && this.idle() && (await this.isEmpty())) {
       // Only a read that found nothing (or was interrupted) asks whether all work is done.
       for (const resolve of this.finishWaiters.splice(0)) resolve();
     }
+  }
+
+  /** Nothing runs, nothing is being claimed and nothing waits for a slot. */
+  private idle(): boolean {
+    return this.running.size === 0 && this.claiming === 0 && this.held.length === 0;
+  }
+
+  /** Claim held messages into the free slots. */
+  private pump(): void {
+    while (this.held.length > 0 && this.mode !== 'stopped') {
+      const free = this.options.concurrency - this.busy - this.claiming;
+      if (free <= 0) return;
+      this.dispatch(this.held.splice(0, free));
+    }
+  }
+
+  /**
+   * Pump and wake the loop once the current turn of the event loop has settled, so that the
+   * slots of handlers ending together are filled by one claim and counted by one read.
+   */
+  private slotsChanged(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    process.nextTick(() => {
+      this.pumpScheduled = false;
+      this.pump();
+      this.slotFreed?.();
+      if (this.idle()) this.becameIdle();
+    });
+  }
+
+  private becameIdle(): void {
+    for (const resolve of this.drainWaiters.splice(0)) resolve();
+    if (this.finishWaiters.length > 0) this.interruptRead();
   }
 
   private async isEmpty(): Promise<boolean> {
@@ -318,11 +381,11 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     );
   }
 
-  /** Claim what was read and start the tasks that may run. */
-  private async dispatch(entries: StreamEntry[], redelivered: boolean): Promise<void> {
+  /** Claim held messages (their slots are free) and start the tasks that may run. */
+  private dispatch(batch: Held[]): void {
     const claimable: { message: TaskMessage; admission: string }[] = [];
     const finishes: Finish[] = [];
-    for (const entry of entries) {
+    for (const { entry, redelivered } of batch) {
       const message = decodeMessage(entry, redelivered);
       if (isBadMessage(message)) {
         finishes.push(this.deadLetter(message, message.reason));
@@ -371,7 +434,14 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     }
     for (const finish of finishes) void this.finisher!.finish(finish);
     if (claimable.length === 0) return;
+    this.claiming += claimable.length;
+    void this.claim(claimable, this.epoch);
+  }
 
+  private async claim(
+    claimable: { message: TaskMessage; admission: string }[],
+    epoch: number,
+  ): Promise<void> {
     const { connection, keys, options } = this.runtime;
     const now = Date.now();
     const args: (string | number)[] = [
@@ -383,7 +453,25 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     ];
     for (const { message: m, admission } of claimable)
       args.push(m.key, m.generation, m.id, admission);
-    const statuses = await runScript<string[]>(connection.commands, 'claim', [keys.stream], args);
+    let statuses: string[];
+    try {
+      statuses = await runScript<string[]>(connection.commands, 'claim', [keys.stream], args);
+    } catch (error) {
+      // The messages stay pending for this worker: redelivery takes them over.
+      if (epoch === this.epoch) {
+        this.claiming -= claimable.length;
+        this.slotsChanged();
+      }
+      if (this.mode === 'stopped') return;
+      this.lastErrorAt = Date.now();
+      this.disrupted(error);
+      this.logger.warn(`claiming ${claimable.length} task(s): ${(error as Error)?.message}`);
+      return;
+    }
+    // Stopped meanwhile (tasks abandoned): the claimed messages are left to redelivery.
+    if (epoch !== this.epoch) return;
+    this.claiming -= claimable.length;
+    this.slotsChanged();
     const { metrics } = this.runtime;
     claimable.forEach(({ message, admission }, i) => {
       const labels = { task: message.taskName, worker: this.options.name };
@@ -432,7 +520,9 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
       if (!slotHeld || task.abandoned) return;
       slotHeld = false;
       this.busy--;
-      this.slotFreed?.();
+      const ms = Date.now() - task.startedAt;
+      this.handlerMs = this.handlerMs < 0 ? ms : this.handlerMs + (ms - this.handlerMs) / 8;
+      this.slotsChanged();
     };
     void (async () => {
       try {
@@ -453,10 +543,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
         freeSlot();
         this.running.delete(message.id);
         if (this.byKey.get(message.key) === task) this.byKey.delete(message.key);
-        if (this.running.size === 0) {
-          for (const resolve of this.drainWaiters.splice(0)) resolve();
-          if (this.finishWaiters.length > 0) this.interruptRead();
-        }
+        if (this.idle()) this.becameIdle();
       }
     })();
   }
@@ -490,7 +577,8 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     const every = this.options.redeliveryTimeout / 4;
     const renew = () => {
       const tasks = [...this.running.values()].filter((t) => !t.abandoned);
-      if (tasks.length === 0) return;
+      const held = this.held.map((h) => h.entry[0]);
+      if (tasks.length === 0 && held.length === 0) return;
       const { connection, keys } = this.runtime;
       const pipeline = connection.commands.pipeline();
       pipeline.call(
@@ -500,6 +588,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
         this.options.name,
         0,
         ...tasks.map((t) => t.message.id),
+        ...held,
         'JUSTID',
       );
       const now = Date.now();
@@ -555,14 +644,16 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     this.interruptRead();
     await within(this.loop, this.options.minimumCheckInterval + 1_000);
     await within(this.scheduler.stop(), 1_000);
-    if (this.running.size > 0) {
+    // Messages read ahead or being claimed still start: the drain waits for them too.
+    if (!this.idle()) {
       const drained = new Promise<void>((resolve) => this.drainWaiters.push(resolve));
       await within(drained, this.options.shutdownTimeout);
     }
-    const abandoned = this.running.size > 0;
+    const abandoned = !this.idle();
     if (abandoned) {
       this.logger.warn(
-        `shutdown deadline passed with ${this.running.size} task(s) running; they are left to redelivery`,
+        `shutdown deadline passed with ${this.running.size} task(s) running and ` +
+          `${this.claiming + this.held.length} not started; they are left to redelivery`,
       );
       for (const task of this.running.values()) {
         task.abandoned = true;
@@ -571,6 +662,9 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
       this.running.clear();
       this.byKey.clear();
       this.busy = 0;
+      this.epoch++;
+      this.claiming = 0;
+      this.held = [];
     }
     this.finisher?.stop();
     clearInterval(this.leaseTimer);
