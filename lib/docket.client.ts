@@ -1,3 +1,5 @@
+import { randomFillSync } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { CONSUMER_GROUP } from './docket.constants.js';
@@ -23,6 +25,31 @@ import type { StrikeCondition } from './interfaces/strike-condition.interface.js
 
 type ScheduleReply = [string, string, string, string, string, string, string];
 
+/** Random bytes for default keys, drawn from the OS 4 KiB at a time instead of 16 bytes per key. */
+const KEY_RANDOM = Buffer.alloc(4096);
+let keyRandomAt = KEY_RANDOM.length;
+/** Time and counter of the last default key: keys made in one millisecond count up from a random start. */
+const keyClock = { msecs: -Infinity, seq: 0 };
+
+/** A fresh UUIDv7 (RFC 9562: 48-bit ms time, 74 random bits), increasing within this process. */
+function newKey(): string {
+  if (keyRandomAt + 16 > KEY_RANDOM.length) {
+    randomFillSync(KEY_RANDOM);
+    keyRandomAt = 0;
+  }
+  const random = KEY_RANDOM.subarray(keyRandomAt, keyRandomAt + 16);
+  keyRandomAt += 16;
+  const now = Date.now();
+  if (now > keyClock.msecs) {
+    keyClock.msecs = now;
+    // a random 31-bit start for the counter of this millisecond
+    keyClock.seq = ((random[6] & 0x7f) << 24) | (random[7] << 16) | (random[8] << 8) | random[9];
+  } else if ((keyClock.seq = (keyClock.seq + 1) | 0) === 0) {
+    keyClock.msecs++; // the counter wrapped: borrow the next millisecond
+  }
+  return uuidv7({ random, msecs: keyClock.msecs, seq: keyClock.seq });
+}
+
 function decodeOrRaw(text: string): unknown[] | string {
   try {
     return decodeArgs(text);
@@ -34,6 +61,8 @@ function decodeOrRaw(text: string): unknown[] | string {
 /** The producer API: schedule, replace and cancel tasks; inspect the docket. */
 @Injectable()
 export class DocketClient {
+  private corked = false;
+
   constructor(private readonly runtime: DocketRuntime) {}
 
   /** The docket's name. */
@@ -84,7 +113,7 @@ export class DocketClient {
     // Each call is its own execution: the default key and a delay are taken at call time.
     return async (...args: unknown[]) => {
       const when = this.when(options);
-      const key = options.key ?? uuidv7();
+      const key = options.key ?? newKey();
       const encoded = encodeArgs(args);
       const size = Buffer.byteLength(encoded);
       if (size > this.runtime.options.maxPayloadBytes) {
@@ -108,6 +137,7 @@ export class DocketClient {
           state: 'cancelled',
         });
       }
+      this.coalesceWrites();
       const execution = await tracing.produce(
         `docket.${mode}`,
         { 'docket.task': taskName, 'docket.key': key, 'docket.when': when },
@@ -117,6 +147,23 @@ export class DocketClient {
       if (execution.disposition === 'scheduled') metrics.count('scheduled', { task: taskName });
       return execution;
     };
+  }
+
+  /**
+   * Let the adds made in this turn of the event loop reach Redis in one socket write: the
+   * command socket is corked until the turn's promise callbacks have run. An add made outside
+   * a promise callback is written as it comes (the uncork runs before it is sent).
+   */
+  private coalesceWrites(): void {
+    if (this.corked) return;
+    const stream = (this.runtime.connection.commands as { stream?: Writable }).stream;
+    if (typeof stream?.cork !== 'function') return;
+    this.corked = true;
+    stream.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      stream.uncork();
+    });
   }
 
   private when(options: AddOptions): number {
