@@ -10,6 +10,12 @@ async function bootstrap(): Promise<void> {
   logger.log(
     `listening on ${url}; probes at ${url}/health/live and ${url}/health/ready, metrics at ${url}/metrics`,
   );
+  if (!process.env.DOCKET_URL) {
+    logger.log(
+      'tasks run in this process on memory:// (nothing is kept after it stops); ' +
+        'set DOCKET_URL=redis://localhost:6379/0 to run them on Redis',
+    );
+  }
   logger.log(
     `try: curl -X POST ${url}/tasks/welcome -H 'content-type: application/json' -d '{"userId":"ada"}'`,
   );

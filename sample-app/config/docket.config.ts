@@ -17,7 +17,8 @@ export const docketConfig = registerAs('docket', (): DocketModuleOptions => {
   };
   return defined({
     name: text('DOCKET_NAME', 'sample'),
-    url: text('DOCKET_URL', 'redis://localhost:6379/0'),
+    // with no DOCKET_URL the tasks run in this process on memory:// (no Redis needed)
+    url: text('DOCKET_URL', 'memory://'),
     executionTtl: duration('DOCKET_EXECUTION_TTL'),
     metrics: flag('DOCKET_METRICS', true),
     // DOCKET_WORKER=false makes a producer-only process (an API tier that never runs tasks)
