@@ -32,8 +32,8 @@ export interface MemorySubscriber {
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 
 function integer(text: string, what = 'value'): number {
-  const n = Number(text);
-  if (!Number.isInteger(n)) throw new Error(`ERR ${what} is not an integer or out of range`);
+  const n = /^[+-]?\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n)) throw new Error(`ERR ${what} is not an integer or out of range`);
   return n;
 }
 

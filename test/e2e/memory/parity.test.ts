@@ -1,0 +1,352 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import { CONSUMER_GROUP } from '../../../lib/docket.constants.js';
+import { MemoryRedis } from '../../../lib/memory/memory-redis.js';
+import { DocketKeys } from '../../../lib/redis/keys.js';
+import { defineScripts, runScript, type ScriptName } from '../../../lib/redis/scripts.js';
+import { REDIS_ONLY, REDIS_URL } from '../../utils.js';
+
+// The memory:// scripts keep the contract of the Lua scripts: the same random sequence of
+// script calls runs against Redis and against memory://, in lock step, and every reply and the
+// final data must be the same (stream ids, which are times, compared by their order).
+
+type Client = Redis;
+
+/** A small seeded generator, so that a failing sequence can be replayed. */
+function random(seed: number): { next: () => number; state: number } {
+  const rng = { state: seed >>> 0, next: () => 0 };
+  rng.next = () => {
+    rng.state = (rng.state + 0x6d2b79f5) >>> 0;
+    let t = rng.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  return rng;
+}
+
+const ID = /^\d{10,}-\d+$/;
+
+/** Replace stream ids by their rank among all ids in `value` (creation order is the same). */
+function normalise(value: unknown): unknown {
+  const ids = new Set<string>();
+  const collect = (v: unknown): void => {
+    if (typeof v === 'string' && ID.test(v)) ids.add(v);
+    else if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === 'object') Object.values(v).forEach(collect);
+  };
+  collect(value);
+  const order = [...ids].sort((a, b) => {
+    const [am, as] = a.split('-').map(Number);
+    const [bm, bs] = b.split('-').map(Number);
+    return am - bm || as - bs;
+  });
+  const rank = new Map(order.map((id, i) => [id, `id#${i}`]));
+  const replace = (v: unknown): unknown => {
+    if (typeof v === 'string') return rank.get(v) ?? v;
+    if (Array.isArray(v)) return v.map(replace);
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, replace(x)]));
+    }
+    return v;
+  };
+  return replace(value);
+}
+
+/**
+ * A dump with its stream ids normalised stream by stream (each stream numbers its own ids; the
+ * runs hashes refer to the task stream).
+ */
+function normaliseDump(data: Record<string, unknown>): Record<string, unknown> {
+  const tasks: Record<string, unknown> = {};
+  const others: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    (key === 'stream' || key.startsWith('runs:') ? tasks : others)[key] = value;
+  }
+  const out = normalise(tasks) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(others)) out[key] = normalise(value);
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** Every key of a docket with its type, value and whether it expires, without the prefix. */
+async function dump(client: Client, keys: DocketKeys): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const key of (await client.keys(`${keys.prefix}*`)).sort()) {
+    const type = await client.type(key);
+    let value: unknown;
+    if (type === 'hash') value = await client.hgetall(key);
+    else if (type === 'zset') value = await client.zrange(key, '0', '-1', 'WITHSCORES');
+    else if (type === 'list') value = await client.lrange(key, 0, -1);
+    else if (type === 'set') value = (await client.smembers(key)).sort();
+    else if (type === 'string') value = await client.get(key);
+    else if (type === 'stream') {
+      const pending = await client.xpending(key, CONSUMER_GROUP).catch(() => null);
+      value = { entries: await client.xrange(key, '-', '+'), pending };
+    }
+    const ttl = await client.pttl(key);
+    out[key.slice(keys.prefix.length)] = { type, value, expires: ttl > 0 };
+  }
+  return out;
+}
+
+interface Held {
+  key: string;
+  generation: string;
+  ids: [string, string];
+  admission: string;
+}
+
+// Keys with a TTL expire by the wall clock, which differs by a few ms between the two sides:
+// every window is long enough (≥ 5 s) that nothing expires while a sequence runs.
+const ADMISSIONS = (prefix: string) => [
+  '',
+  '',
+  JSON.stringify([{ t: 'conc', k: `${prefix}c:conc`, m: 1, s: 600_000 }]),
+  JSON.stringify([{ t: 'conc', k: `${prefix}c:conc2`, m: 2, s: 600_000 }]),
+  JSON.stringify([{ t: 'rate', k: `${prefix}c:rate`, l: 2, p: 5_000, d: false }]),
+  JSON.stringify([{ t: 'rate', k: `${prefix}c:rate-drop`, l: 1, p: 5_000, d: true }]),
+  JSON.stringify([{ t: 'cooldown', k: `${prefix}c:cool`, w: 600_000 }]),
+  JSON.stringify([{ t: 'debounce', k: `${prefix}c:deb`, s: 1_000 }]),
+];
+
+async function runSequence(seed: number, steps: number): Promise<void> {
+  const rng = random(seed);
+  const next = () => rng.next();
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+  const name = `parity-${randomBytes(3).toString('hex')}`;
+  // the same docket name on both sides, so that keys and payloads compare as they are
+  const keys = new DocketKeys(name);
+  const redis = new Redis(REDIS_URL);
+  defineScripts(redis);
+  const memory = new MemoryRedis(`parity-${name}`) as unknown as Client;
+  const clients: [Client, Client] = [redis, memory];
+  const taskKeys = ['a', 'b', 'c', 'd', 'e', 'f'];
+  const admissions = ADMISSIONS(keys.prefix);
+  let now = Date.now();
+  const held: Held[] = [];
+  const log: string[] = [];
+
+  const both = async (
+    what: string,
+    run: (client: Client, side: number) => Promise<unknown>,
+  ): Promise<[unknown, unknown]> => {
+    log.push(what);
+    const replies: unknown[] = [];
+    // both sides draw the same random choices
+    const drawn = rng.state;
+    for (const [side, client] of clients.entries()) {
+      rng.state = drawn;
+      // an error compares by its Redis message (Redis adds which script line raised it)
+      replies.push(
+        await run(client, side).catch(
+          (error: Error) => `error: ${error.message.replace(/ script: .*$/s, '')}`,
+        ),
+      );
+    }
+    assert.deepEqual(
+      normalise(replies[1]),
+      normalise(replies[0]),
+      `seed ${seed}, step ${log.length} (${what}): memory:// answered differently from Redis\n` +
+        `steps: ${log.join(' | ')}`,
+    );
+    return replies as [unknown, unknown];
+  };
+  const script = (client: Client, name: ScriptName, k: string[], a: (string | number)[]) =>
+    runScript(client, name, k, a);
+
+  try {
+    await both('group', (c) => c.xgroup('CREATE', keys.stream, CONSUMER_GROUP, '0', 'MKSTREAM'));
+    for (let step = 0; step < steps; step++) {
+      now += Math.floor(next() * 400);
+      const op = next();
+      if (op < 0.3) {
+        const key = pick(taskKeys);
+        const when = now + pick([-50, 0, 0, 100, 700]);
+        const mode = pick(['add', 'add', 'replace']);
+        const args = JSON.stringify([pick(['x', 'y'])]);
+        await both(`schedule ${key} ${mode} +${when - now}`, (c) =>
+          script(
+            c,
+            'schedule',
+            [keys.stream, keys.queue, keys.parked(key), keys.runs(key)],
+            [
+              key,
+              'task',
+              args,
+              when,
+              1,
+              now,
+              mode,
+              CONSUMER_GROUP,
+              keys.prefix,
+              pick(['', 'tp']),
+              '',
+            ],
+          ),
+        );
+      } else if (op < 0.4) {
+        await both('moveDue', (c) =>
+          script(c, 'moveDue', [keys.queue, keys.stream], [now, keys.prefix, 3]),
+        );
+      } else if (op < 0.6) {
+        const count = 1 + Math.floor(next() * 3);
+        const [r, m] = (await both(`read ${count}`, (c) =>
+          c.xreadgroup('GROUP', CONSUMER_GROUP, 'w', 'COUNT', count, 'STREAMS', keys.stream, '>'),
+        )) as [[string, [string, string[]][]][] | null, [string, [string, string[]][]][] | null];
+        const entries = [r?.[0]?.[1] ?? [], m?.[0]?.[1] ?? []];
+        if (entries[0].length === 0) continue;
+        const messages = entries[0].map(([id, fields], i) => {
+          const f: Record<string, string> = {};
+          for (let j = 0; j < fields.length; j += 2) f[fields[j]] = fields[j + 1];
+          return {
+            key: f.key,
+            generation: f.generation ?? '0',
+            ids: [id, entries[1][i][0]] as [string, string],
+            admission: pick(admissions),
+          };
+        });
+        const [statuses] = (await both(`claim ${messages.map((x) => x.key).join(',')}`, (c, side) =>
+          script(
+            c,
+            'claim',
+            [keys.stream],
+            [
+              keys.prefix,
+              CONSUMER_GROUP,
+              'w',
+              now,
+              pick([0, 600_000]),
+              ...messages.flatMap((x) => [x.key, x.generation, x.ids[side], x.admission]),
+            ],
+          ),
+        )) as [string[], string[]];
+        messages.forEach((message, i) => {
+          if (statuses[i] === 'run') held.push(message);
+        });
+      } else if (op < 0.75 && held.length > 0) {
+        const message = held.splice(Math.floor(next() * held.length), 1)[0];
+        const outcome = pick(['completed', 'completed', 'failed', 'retry', 'dead', 'cancelled']);
+        const nextWhen = outcome === 'completed' && next() < 0.3 ? String(now + 300) : '';
+        await both(`finish ${message.key} ${outcome}${nextWhen ? ' +next' : ''}`, (c, side) =>
+          script(
+            c,
+            'finish',
+            [keys.stream, keys.dead],
+            [
+              keys.prefix,
+              CONSUMER_GROUP,
+              now,
+              pick([0, 600_000]),
+              600_000,
+              message.key,
+              message.generation,
+              message.ids[side],
+              outcome,
+              outcome === 'completed' ? '"done"' : '',
+              outcome === 'failed' || outcome === 'dead' ? 'Error: boom' : '',
+              outcome === 'retry' ? now + pick([0, 500]) : '',
+              2,
+              'task',
+              '["x"]',
+              message.admission,
+              nextWhen,
+              '',
+            ],
+          ),
+        );
+      } else if (op < 0.82) {
+        const key = pick(taskKeys);
+        await both(`cancel ${key}`, (c) =>
+          script(
+            c,
+            'cancel',
+            [keys.stream, keys.queue, keys.parked(key), keys.runs(key)],
+            [key, CONSUMER_GROUP, now, pick([0, 600_000]), keys.prefix],
+          ),
+        );
+      } else if (op < 0.86 && held.length > 0) {
+        const message = pick(held);
+        await both(`progress ${message.key}`, (c) =>
+          script(
+            c,
+            'progress',
+            [keys.progress(message.key), keys.runs(message.key)],
+            [
+              message.key,
+              message.generation,
+              pick(['total', 'increment', 'message']),
+              pick(['3', '']),
+              now,
+              keys.progressChannel(message.key),
+            ],
+          ),
+        );
+      } else if (op < 0.9) {
+        const worker = pick(['w', 'v']);
+        await both(`heartbeat ${worker}`, (c) =>
+          script(
+            c,
+            'heartbeat',
+            [keys.workers, keys.workerTasks(worker)],
+            [worker, now, 10_000, keys.prefix, 60_000, ...(next() < 0.5 ? ['task', 'other'] : [])],
+          ),
+        );
+      } else if (op < 0.92) {
+        const worker = pick(['w', 'v']);
+        await both(`unregister ${worker}`, (c) =>
+          script(c, 'unregister', [keys.workers, keys.workerTasks(worker)], [worker, keys.prefix]),
+        );
+      } else if (op < 0.94) {
+        await both('strike', (c) =>
+          script(
+            c,
+            'strike',
+            [keys.strikes],
+            [pick(['strike', 'restore']), 'task', '', '==', '', keys.strikesChannel],
+          ),
+        );
+      } else if (op < 0.955) {
+        // a worker takes over what is pending (idle time 0: everything), as after a crash
+        await both('autoclaim', (c) =>
+          c.xautoclaim(keys.stream, CONSUMER_GROUP, 'w', 0, '0-0', 'COUNT', 2),
+        );
+      } else if (op < 0.96) {
+        await both('xclaim', (c, side) =>
+          c.xclaim(keys.stream, CONSUMER_GROUP, 'w', 0, ...held.map((h) => h.ids[side]), 'JUSTID'),
+        );
+      } else if (op < 0.97) {
+        await both('clear', (c) =>
+          script(
+            c,
+            'clear',
+            [keys.stream, keys.queue],
+            [keys.prefix, CONSUMER_GROUP, now, pick([0, 600_000])],
+          ),
+        );
+      }
+    }
+    log.push('dump');
+    const [r, m] = [await dump(redis, keys), await dump(memory, keys)];
+    assert.deepEqual(
+      normaliseDump(m),
+      normaliseDump(r),
+      `seed ${seed}: the data differs after ${log.join(' | ')}`,
+    );
+    assert.ok(log.length > steps / 2, 'the sequence ran');
+  } finally {
+    const left = await redis.keys(`${keys.prefix}*`);
+    if (left.length > 0) await redis.del(...left);
+    redis.disconnect();
+    memory.disconnect();
+  }
+}
+
+describe('memory:// scripts keep the Lua scripts contract', { skip: REDIS_ONLY }, () => {
+  for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) {
+    it(`random sequence, seed ${seed}: same replies and same data as Redis`, async () => {
+      await runSequence(seed, 300);
+    });
+  }
+});
