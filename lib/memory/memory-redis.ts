@@ -119,6 +119,7 @@ export class MemoryRedis extends EventEmitter {
   readonly server: MemoryServer;
   readonly clientId: number;
   private readonly channels = new Set<string>();
+  private readonly patterns = new Set<string>();
   private unblockRead?: (error?: Error) => void;
 
   constructor(target: string | MemoryServer) {
@@ -149,7 +150,9 @@ export class MemoryRedis extends EventEmitter {
     if (this.status === 'end') return;
     this.status = 'end';
     this.server.unsubscribe(this);
+    this.server.punsubscribe(this);
     this.channels.clear();
+    this.patterns.clear();
     this.server.clients.delete(this.clientId);
     this.unblockRead?.(new Error('Connection is closed.'));
     this.emit('close');
@@ -177,6 +180,31 @@ export class MemoryRedis extends EventEmitter {
     if (this.status === 'ready' && this.channels.has(channel)) {
       this.emit('message', channel, message);
     }
+  }
+
+  deliverPattern(pattern: string, channel: string, message: string): void {
+    if (this.status === 'ready' && this.patterns.has(pattern)) {
+      this.emit('pmessage', pattern, channel, message);
+    }
+  }
+
+  async psubscribe(...patterns: string[]): Promise<number> {
+    this.ensureOpen();
+    for (const pattern of patterns.flat()) {
+      this.patterns.add(pattern);
+      this.server.psubscribe(this, pattern);
+    }
+    return this.channels.size + this.patterns.size;
+  }
+
+  async punsubscribe(...patterns: string[]): Promise<number> {
+    this.ensureOpen();
+    const names = patterns.length > 0 ? patterns.flat() : [...this.patterns];
+    for (const pattern of names) {
+      this.patterns.delete(pattern);
+      this.server.punsubscribe(this, pattern);
+    }
+    return this.channels.size + this.patterns.size;
   }
 
   async subscribe(...channels: string[]): Promise<number> {

@@ -27,6 +27,8 @@ type ValueOf<T extends TypeName> = Extract<Value, { type: T }>['value'];
 /** Receives what is published on the channels it subscribed to. */
 export interface MemorySubscriber {
   deliver(channel: string, message: string): void;
+  /** A message on `channel`, which matched the glob `pattern` this subscriber gave. */
+  deliverPattern(pattern: string, channel: string, message: string): void;
 }
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
@@ -71,6 +73,10 @@ export class MemoryServer {
   private readonly data = new Map<string, Value>();
   private readonly expires = new Map<string, number>();
   private readonly channels = new Map<string, Set<MemorySubscriber>>();
+  private readonly patterns = new Map<
+    string,
+    { regexp: RegExp; subscribers: Set<MemorySubscriber> }
+  >();
   private readonly streamWaiters = new Map<string, Set<() => void>>();
   private readonly sweeper: NodeJS.Timeout;
   private nextClientId = 1;
@@ -139,15 +145,39 @@ export class MemoryServer {
     }
   }
 
+  psubscribe(subscriber: MemorySubscriber, pattern: string): void {
+    let entry = this.patterns.get(pattern);
+    if (!entry) {
+      entry = { regexp: globToRegExp(pattern), subscribers: new Set() };
+      this.patterns.set(pattern, entry);
+    }
+    entry.subscribers.add(subscriber);
+  }
+
+  punsubscribe(subscriber: MemorySubscriber, pattern?: string): void {
+    for (const [name, entry] of this.patterns) {
+      if (pattern !== undefined && name !== pattern) continue;
+      entry.subscribers.delete(subscriber);
+      if (entry.subscribers.size === 0) this.patterns.delete(name);
+    }
+  }
+
   publish(channel: string, message: string): number {
-    const set = this.channels.get(channel);
-    if (!set) return 0;
-    const receivers = [...set];
+    const receivers = [...(this.channels.get(channel) ?? [])];
+    const matched: [string, MemorySubscriber][] = [];
+    for (const [pattern, entry] of this.patterns) {
+      if (!entry.regexp.test(channel)) continue;
+      for (const subscriber of entry.subscribers) matched.push([pattern, subscriber]);
+    }
+    if (receivers.length === 0 && matched.length === 0) return 0;
     // delivered after the command (or script) that published, as over a socket
     setImmediate(() => {
       for (const subscriber of receivers) subscriber.deliver(channel, message);
+      for (const [pattern, subscriber] of matched) {
+        subscriber.deliverPattern(pattern, channel, message);
+      }
     });
-    return receivers.length;
+    return receivers.length + matched.length;
   }
 
   /** Call `wake` (once) when an entry is added to stream `key`. */

@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createSampleApp } from '../../../sample-app/create-sample-app.js';
-import { uniqueName } from '../../utils.js';
+import { REDIS_ONLY, uniqueName } from '../../utils.js';
 import { call, PersistentRedis, StallingProxy, untilStatus } from './helpers.js';
 
 const TEST_REDIS_PORT = Number(process.env.DOCKET_TEST_REDIS_PORT ?? 6379);
 
-describe('sample app /health/ready', { timeout: 90_000 }, () => {
+describe('sample app /health/ready', { timeout: 90_000, skip: REDIS_ONLY }, () => {
   it('is 503 within 5 s of Redis stopping, 200 again once it is back, and the work resumes', async () => {
     // a Redis of this test's own (never the shared one), with AOF so the docket survives
     const redis = await PersistentRedis.start();

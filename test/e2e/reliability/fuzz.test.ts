@@ -16,7 +16,7 @@ import {
   type TaskContext,
 } from '../../../lib/index.js';
 import { prng } from '../../chaos/plan.js';
-import { pendingCount, rawRedis, waitFor } from '../../utils.js';
+import { REDIS_URL, pendingCount, rawRedis, waitFor } from '../../utils.js';
 import { bootDocket, type ReliabilityDocket } from './scenarios.js';
 
 const ODD_TASK = 'odd name: {ü} ✓ 🚀 "quoted" \\ back';
@@ -237,7 +237,7 @@ describe('fuzzing the stream', { timeout: 120_000 }, () => {
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     const docket = await bootDocket(
-      { url: process.env.DOCKET_TEST_URL ?? 'redis://127.0.0.1:6379/0' },
+      { url: REDIS_URL },
       { worker: { autoStart: true, concurrency: 20, minimumCheckInterval: 100 } },
       'fuzz',
       [FuzzTasks],
@@ -259,7 +259,7 @@ describe('fuzzing the stream', { timeout: 120_000 }, () => {
     },
     async () => {
       const docket = await bootDocket(
-        { url: process.env.DOCKET_TEST_URL ?? 'redis://127.0.0.1:6379/0' },
+        { url: REDIS_URL },
         { worker: { minimumCheckInterval: 50 } },
         'fuzz',
         [FuzzTasks],
@@ -289,7 +289,7 @@ describe('fuzzing the stream', { timeout: 120_000 }, () => {
 
   it('keys and task names with odd characters work end to end', { timeout: 30_000 }, async () => {
     const docket = await bootDocket(
-      { url: process.env.DOCKET_TEST_URL ?? 'redis://127.0.0.1:6379/0' },
+      { url: REDIS_URL },
       { worker: { minimumCheckInterval: 50 } },
       'fuzz',
       [FuzzTasks],
