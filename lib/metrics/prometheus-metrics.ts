@@ -28,12 +28,32 @@ export interface DepthSource {
 }
 
 /**
+ * What happened to one series (docket, task, worker) since prom-client last heard of it.
+ * prom-client builds a key string from the labels on every call; the hot path adds numbers
+ * here instead, and `flush` hands each series over in a few calls: before any task metric is
+ * read (a scrape), and every FLUSH_EVERY ms.
+ */
+interface Series {
+  readonly labels: { docket: string; task: string; worker: string };
+  readonly counts: Map<TaskCounter, number>;
+  running: number;
+  durations: number[];
+  punctualities: number[];
+  pending: boolean;
+  runningShown: boolean;
+}
+
+/** How often (ms) pending series are handed over when nothing reads them. */
+const FLUSH_EVERY = 1_000;
+
+/**
  * The docket's metrics on prom-client's default registry (the one PrometheusModule serves).
  * Metrics are created once per process and shared by every docket (label `docket`), so two
  * dockets never register a name twice.
  */
 class PrometheusMetrics {
   private static shared?: PrometheusMetrics;
+  private pending: Series[] = [];
   readonly counters = new Map<TaskCounter, Counter>();
   readonly disruptions: Counter;
   readonly duration: Histogram;
@@ -46,11 +66,13 @@ class PrometheusMetrics {
     const get = <T>(name: string, make: () => T): T =>
       (registry.getSingleMetric(name) as T | undefined) ?? make();
     const taskLabels = ['docket', 'task', 'worker'];
+    // A scrape (or any read of a task metric) first takes in what is pending.
+    const flush = () => this.flush();
     for (const [counter, help] of Object.entries(COUNTERS) as [TaskCounter, string][]) {
       const name = `docket_tasks_${counter}_total`;
       this.counters.set(
         counter,
-        get(name, () => new prom.Counter({ name, help, labelNames: taskLabels })),
+        get(name, () => new prom.Counter({ name, help, labelNames: taskLabels, collect: flush })),
       );
     }
     this.disruptions = get(
@@ -69,6 +91,7 @@ class PrometheusMetrics {
           name: 'docket_task_duration_seconds',
           help: 'time executions took',
           labelNames: taskLabels,
+          collect: flush,
           buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
         }),
     );
@@ -79,6 +102,7 @@ class PrometheusMetrics {
           name: 'docket_task_punctuality_seconds',
           help: 'how late executions started after they were due',
           labelNames: taskLabels,
+          collect: flush,
           buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 60, 300],
         }),
     );
@@ -89,6 +113,7 @@ class PrometheusMetrics {
           name: 'docket_tasks_running',
           help: 'executions running in this process',
           labelNames: taskLabels,
+          collect: flush,
         }),
     );
     const sources = this.sources;
@@ -115,6 +140,35 @@ class PrometheusMetrics {
     depthGauge('docket_queue_depth', 'tasks due and waiting for a worker', 'queue');
     depthGauge('docket_schedule_depth', 'tasks scheduled for the future', 'schedule');
     depthGauge('docket_strikes_in_effect', 'strikes in effect', 'strikes');
+    setInterval(flush, FLUSH_EVERY).unref();
+  }
+
+  /** Note that `series` has something to hand over. */
+  touch(series: Series): void {
+    if (series.pending) return;
+    series.pending = true;
+    this.pending.push(series);
+  }
+
+  /** Hand every pending series over to prom-client. */
+  flush(): void {
+    const pending = this.pending;
+    if (pending.length === 0) return;
+    this.pending = [];
+    for (const series of pending) {
+      series.pending = false;
+      const { labels } = series;
+      for (const [counter, by] of series.counts) {
+        if (by > 0) this.counters.get(counter)!.inc(labels, by);
+      }
+      series.counts.clear();
+      if (series.running !== 0) this.running.inc(labels, series.running);
+      series.running = 0;
+      for (const seconds of series.durations) this.duration.observe(labels, seconds);
+      for (const seconds of series.punctualities) this.punctuality.observe(labels, seconds);
+      if (series.durations.length > 0) series.durations = [];
+      if (series.punctualities.length > 0) series.punctualities = [];
+    }
   }
 
   static get(prom: PromClient): PrometheusMetrics {
@@ -136,13 +190,57 @@ export async function prometheusMetrics(
   }
   const m = PrometheusMetrics.get((prom as { default?: PromClient }).default ?? prom);
   m.sources.add(source);
-  const labels = (l: TaskLabels) => ({ docket, task: l.task, worker: l.worker ?? '' });
+  // The series of this docket by task, then by worker ('' for a producer).
+  const byTask = new Map<string, Map<string, Series>>();
+  const series = (l: TaskLabels): Series => {
+    const worker = l.worker ?? '';
+    let byWorker = byTask.get(l.task);
+    if (!byWorker) byTask.set(l.task, (byWorker = new Map()));
+    let found = byWorker.get(worker);
+    if (!found) {
+      found = {
+        labels: { docket, task: l.task, worker },
+        counts: new Map(),
+        running: 0,
+        durations: [],
+        punctualities: [],
+        pending: false,
+        runningShown: false,
+      };
+      byWorker.set(worker, found);
+    }
+    return found;
+  };
   return {
-    count: (counter, l, by = 1) => m.counters.get(counter)!.inc(labels(l), by),
+    count: (counter, l, by = 1) => {
+      const s = series(l);
+      s.counts.set(counter, (s.counts.get(counter) ?? 0) + by);
+      m.touch(s);
+    },
     disruption: (worker) => m.disruptions.inc({ docket, worker }),
-    duration: (l, seconds) => m.duration.observe(labels(l), seconds),
-    punctuality: (l, seconds) => m.punctuality.observe(labels(l), Math.max(0, seconds)),
-    running: (l, delta) => m.running.inc(labels(l), delta),
-    close: () => m.sources.delete(source),
+    duration: (l, seconds) => {
+      const s = series(l);
+      s.durations.push(seconds);
+      m.touch(s);
+    },
+    punctuality: (l, seconds) => {
+      const s = series(l);
+      s.punctualities.push(Math.max(0, seconds));
+      m.touch(s);
+    },
+    running: (l, delta) => {
+      const s = series(l);
+      // The gauge shows the series (at 0) from its first task on, as before.
+      if (!s.runningShown) {
+        s.runningShown = true;
+        m.running.inc(s.labels, 0);
+      }
+      s.running += delta;
+      m.touch(s);
+    },
+    close: () => {
+      m.flush();
+      m.sources.delete(source);
+    },
   };
 }
