@@ -127,9 +127,10 @@ async function execute(env: {
   const { message } = task;
   const { options } = definition;
   const attempts = attemptsOf(options.retry);
-  const label = `${message.taskName}(${message.key}) attempt ${message.attempt}`;
+  // built only for a line that is logged (the hot path of plain tasks logs nothing)
+  const label = () => `${message.taskName}(${message.key}) attempt ${message.attempt}`;
   const logging = Logger.isLevelEnabled('log');
-  if (logging) logger.log(`↪ ${label} started, ${ms(task.startedAt - message.when)} after due`);
+  if (logging) logger.log(`↪ ${label()} started, ${ms(task.startedAt - message.when)} after due`);
 
   // The context is built only for a handler that asks for it (the hot path of plain tasks).
   let rearm = (): void => undefined;
@@ -209,13 +210,13 @@ async function execute(env: {
         );
       }
     }
-    if (logging) logger.log(`↩ ${label} completed in ${ms(Date.now() - task.startedAt)}`);
+    if (logging) logger.log(`↩ ${label()} completed in ${ms(Date.now() - task.startedAt)}`);
     return { ...base, outcome: 'completed', result };
   } catch (error) {
     if (task.abandoned) return null;
     const took = ms(Date.now() - task.startedAt);
     if (task.cancelRequested) {
-      logger.log(`✗ ${label} cancelled after ${took}`);
+      logger.log(`✗ ${label()} cancelled after ${took}`);
       return { ...base, outcome: 'cancelled' };
     }
     if (message.attempt < attempts) {
@@ -224,7 +225,7 @@ async function execute(env: {
           ? error.when
           : Date.now() + retryDelay(options.retry, message.attempt);
       logger.warn(
-        `↫ ${label} failed after ${took} (${describeError(error)}); retry at ${new Date(when).toISOString()}`,
+        `↫ ${label()} failed after ${took} (${describeError(error)}); retry at ${new Date(when).toISOString()}`,
       );
       return {
         ...base,
@@ -239,7 +240,7 @@ async function execute(env: {
         ? new Error(`a retry was requested but all ${attempts} attempt(s) are used`)
         : error;
     logger.error(
-      `↩ ${label} failed after ${took}: ${describeError(failure)}`,
+      `↩ ${label()} failed after ${took}: ${describeError(failure)}`,
       (failure as Error)?.stack,
     );
     return { ...base, outcome: 'dead', error: describeError(failure), thrown: failure };
