@@ -125,8 +125,7 @@ export class MemoryRedis extends EventEmitter {
   constructor(target: string | MemoryServer) {
     super();
     this.server = typeof target === 'string' ? memoryServer(target) : target;
-    this.clientId = this.server.clientId();
-    this.server.clients.set(this.clientId, {
+    this.clientId = this.server.connect({
       unblock: () => {
         if (!this.unblockRead) return false;
         this.unblockRead();
@@ -153,7 +152,7 @@ export class MemoryRedis extends EventEmitter {
     this.server.punsubscribe(this);
     this.channels.clear();
     this.patterns.clear();
-    this.server.clients.delete(this.clientId);
+    this.server.disconnect(this.clientId);
     this.unblockRead?.(new Error('Connection is closed.'));
     this.emit('close');
     this.emit('end');
@@ -232,7 +231,7 @@ export class MemoryRedis extends EventEmitter {
       case 'ID':
         return this.clientId;
       case 'UNBLOCK':
-        return this.server.clients.get(Number(args[0]))?.unblock() ? 1 : 0;
+        return this.server.unblock(Number(args[0])) ? 1 : 0;
       case 'SETNAME':
         return 'OK';
       default:

@@ -78,19 +78,37 @@ export class MemoryServer {
     { regexp: RegExp; subscribers: Set<MemorySubscriber> }
   >();
   private readonly streamWaiters = new Map<string, Set<() => void>>();
-  private readonly sweeper: NodeJS.Timeout;
+  private sweeper?: NodeJS.Timeout;
   private nextClientId = 1;
   /** Connected clients by id, for CLIENT UNBLOCK. */
-  readonly clients = new Map<number, { unblock(): boolean }>();
+  private readonly clients = new Map<number, { unblock(): boolean }>();
 
-  constructor(readonly id: string) {
-    // Expired keys nobody reads again are dropped in the background, as Redis does.
-    this.sweeper = setInterval(() => this.sweep(), 1_000);
-    this.sweeper.unref();
+  constructor(readonly id: string) {}
+
+  /** Register a client; returns its id. */
+  connect(client: { unblock(): boolean }): number {
+    const id = this.nextClientId++;
+    this.clients.set(id, client);
+    // Expired keys nobody reads again are dropped in the background while clients are
+    // connected, as Redis does; the data itself stays for the next client of this URL.
+    if (!this.sweeper) {
+      this.sweeper = setInterval(() => this.sweep(), 1_000);
+      this.sweeper.unref();
+    }
+    return id;
   }
 
-  clientId(): number {
-    return this.nextClientId++;
+  disconnect(id: number): void {
+    this.clients.delete(id);
+    if (this.clients.size === 0) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
+  }
+
+  /** CLIENT UNBLOCK: end the blocking read of client `id`; whether one was blocked. */
+  unblock(id: number): boolean {
+    return this.clients.get(id)?.unblock() ?? false;
   }
 
   private sweep(): void {
