@@ -15,6 +15,22 @@ const caller =
   (command, ...args) =>
     server.call(command, ...args);
 
+/** Lua's `tonumber` of a string: null where Lua gives nil (blank, words, trailing junk). */
+function luaNumber(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const trimmed = text.trim();
+  if (
+    trimmed === '' ||
+    !/^[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|0[xX][0-9a-fA-F]+|inf(inity)?|nan)$/i.test(
+      trimmed,
+    )
+  ) {
+    return null;
+  }
+  const value = Number(trimmed.replace(/^\+/, ''));
+  return Number.isNaN(value) ? null : value;
+}
+
 const str = (reply: Reply): string | null => (typeof reply === 'string' ? reply : null);
 const arr = (reply: Reply): Reply[] => (Array.isArray(reply) ? reply : []);
 
@@ -318,6 +334,7 @@ const claim: Script = (server, KEYS, ARGV) => {
     let current = arr(
       r('HMGET', runs, 'generation', 'state', 'cancel', 'task', 'args', 'attempt'),
     ).map(str);
+    let ahead: string | null = null;
     if (generation === '0' && current[0] === null) {
       // a message from a producer that writes only the stream: it gets its runs hash now
       const entry = arr(r('XRANGE', stream, id, id))[0];
@@ -329,9 +346,27 @@ const claim: Script = (server, KEYS, ARGV) => {
       r('HSET', runs, 'generation', '0', 'state', 'queued', 'task', f.task ?? '');
       r('HSET', runs, 'args', f.args ?? '[]', 'when', f.when ?? now, 'attempt', f.attempt ?? '1');
       current = ['0', 'queued', null, f.task ?? null, f.args ?? null, f.attempt ?? null];
+      const due = luaNumber(f.when);
+      if (due !== null && due > nowN) ahead = f.when;
     }
     const state = current[1];
-    if (
+    if (ahead !== null) {
+      // a foreign producer's future task: it waits in the queue for its time
+      ack(id);
+      scheduleRun(
+        r,
+        prefix,
+        key,
+        current[3] ?? '',
+        current[4] ?? '[]',
+        ahead,
+        current[5] ?? '1',
+        now,
+        '',
+        '',
+      );
+      out.push('deferred');
+    } else if (
       current[0] !== generation ||
       state === 'completed' ||
       state === 'failed' ||

@@ -12,7 +12,9 @@
       { "t": "conc", "k": key, "m": max, "s": stale ms }     at most max running at once
 
   A message with generation 0 whose key has no runs hash comes from a producer that writes
-  only the stream (see the README's wire format): its runs hash is made from the message.
+  only the stream (see the README's wire format): its runs hash is made from the message, and
+  when its `when` is still ahead the task is parked until then ('deferred'), as if it had been
+  scheduled here.
 
   Returns one status per group:
     'run'        the runs hash says running (worker, startedAt); 'running' is published
@@ -109,6 +111,7 @@ for i = 6, #ARGV, 4 do
   local rules = admission ~= '' and cjson.decode(admission) or {}
   local runs = prefix .. 'runs:' .. key
   local current = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'task', 'args', 'attempt')
+  local ahead = nil
   if generation == '0' and current[1] == false then
     -- a message from a producer that writes only the stream: it gets its runs hash now
     local fields = redis.call('XRANGE', stream, id, id)[1]
@@ -119,9 +122,16 @@ for i = 6, #ARGV, 4 do
     redis.call('HSET', runs, 'generation', '0', 'state', 'queued', 'task', f.task or '', 'args', f.args or '[]',
       'when', f.when or now, 'attempt', f.attempt or '1')
     current = { '0', 'queued', false, f.task, f.args, f.attempt }
+    local due = tonumber(f.when)
+    if due and due > nowN then ahead = f.when end
   end
   local state = current[2]
-  if current[1] ~= generation or state == 'completed' or state == 'failed' or state == 'cancelled' then
+  if ahead then
+    -- a foreign producer's future task: it waits in the queue for its time
+    ack(id)
+    schedule_run(prefix, key, current[4] or '', current[5] or '[]', ahead, current[6] or '1', now, '', '')
+    out[#out + 1] = 'deferred'
+  elseif current[1] ~= generation or state == 'completed' or state == 'failed' or state == 'cancelled' then
     ack(id)
     release_all(rules, key)
     out[#out + 1] = 'superseded'
