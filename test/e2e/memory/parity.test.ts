@@ -325,6 +325,28 @@ async function runSequence(seed: number, steps: number): Promise<void> {
             [keys.prefix, CONSUMER_GROUP, now, pick([0, 600_000])],
           ),
         );
+      } else if (op < 0.99) {
+        // a producer that writes only the stream (generation 0), with a past, future or odd when
+        const key = `foreign-${pick(['p', 'q', 'a'])}`;
+        const when = pick([String(now - 10), String(now + 500), ' ', '1.5']);
+        await both(`foreign ${key} ${when}`, (c) =>
+          c.xadd(
+            keys.stream,
+            '*',
+            'key',
+            key,
+            'task',
+            'task',
+            'args',
+            '["z"]',
+            'when',
+            when,
+            'attempt',
+            '1',
+            'generation',
+            '0',
+          ),
+        );
       }
     }
     log.push('dump');
