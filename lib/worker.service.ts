@@ -42,6 +42,9 @@ interface Held {
  */
 const READ_AHEAD_MS = 10;
 
+/** The smallest claim worth splitting a batch for (see `pump`). */
+const HALF_BATCH = 10;
+
 /**
  * The worker of this process: the delivery loop (reads and redelivers tasks up to its
  * concurrency, renews the leases of the ones it runs), the scheduler and the heartbeat.
@@ -55,6 +58,8 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
   private busy = 0;
   /** Messages in claim calls in flight: their slots are taken until the claim answers. */
   private claiming = 0;
+  /** Claim calls in flight. */
+  private claims = 0;
   /** Messages read ahead, waiting for a free slot; pending for this worker, leases renewed. */
   private held: Held[] = [];
   /** Bumped when the loops stop or abandon their tasks: a late claim answer is then ignored. */
@@ -269,8 +274,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
   private async step(): Promise<void> {
     const { concurrency } = this.options;
     // Read ahead only while handlers are quick: a message read ahead waits for a slot here.
-    const limit =
-      this.handlerMs >= 0 && this.handlerMs < READ_AHEAD_MS ? 2 * concurrency : concurrency;
+    const limit = this.readsAhead() ? 2 * concurrency : concurrency;
     const room = limit - this.busy - this.claiming - this.held.length;
     if (room <= 0) {
       await new Promise<void>((resolve) => (this.slotFreed = resolve));
@@ -295,13 +299,27 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     return this.running.size === 0 && this.claiming === 0 && this.held.length === 0;
   }
 
-  /** Claim held messages into the free slots. */
+  /**
+   * Claim held messages into the free slots. With quick handlers and at least HALF_BATCH * 2
+   * slots, one claim of at most half the slots is in flight at a time, and the next one
+   * leaves as soon as it answers: the handlers of one half run while Redis claims the other.
+   * (Below that, the cost of a second claim call outweighs what the overlap gains.)
+   */
   private pump(): void {
+    const { concurrency } = this.options;
+    const halves = concurrency >= 2 * HALF_BATCH && this.readsAhead();
+    const most = halves ? Math.ceil(concurrency / 2) : concurrency;
     while (this.held.length > 0 && this.mode !== 'stopped') {
-      const free = this.options.concurrency - this.busy - this.claiming;
+      if (halves && this.claims > 0) return;
+      const free = concurrency - this.busy - this.claiming;
       if (free <= 0) return;
-      this.dispatch(this.held.splice(0, free));
+      this.dispatch(this.held.splice(0, Math.min(free, most)));
     }
+  }
+
+  /** Handlers are quick (on average under READ_AHEAD_MS). */
+  private readsAhead(): boolean {
+    return this.handlerMs >= 0 && this.handlerMs < READ_AHEAD_MS;
   }
 
   /**
@@ -435,6 +453,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     for (const finish of finishes) void this.finisher!.finish(finish);
     if (claimable.length === 0) return;
     this.claiming += claimable.length;
+    this.claims++;
     void this.claim(claimable, this.epoch);
   }
 
@@ -459,6 +478,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     } catch (error) {
       // The messages stay pending for this worker: redelivery takes them over.
       if (epoch === this.epoch) {
+        this.claims--;
         this.claiming -= claimable.length;
         this.slotsChanged();
       }
@@ -470,6 +490,9 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     }
     // Stopped meanwhile (tasks abandoned): the claimed messages are left to redelivery.
     if (epoch !== this.epoch) return;
+    this.claims--;
+    // The next claim leaves before these handlers run (their slots still count as claimed).
+    this.pump();
     this.claiming -= claimable.length;
     this.slotsChanged();
     const { metrics } = this.runtime;
@@ -664,6 +687,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
       this.busy = 0;
       this.epoch++;
       this.claiming = 0;
+      this.claims = 0;
       this.held = [];
     }
     this.finisher?.stop();
