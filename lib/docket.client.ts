@@ -303,7 +303,18 @@ export class DocketClient {
 
   /** What is running and waiting now, and which workers are alive. */
   async snapshot(): Promise<DocketSnapshot> {
+    return this.take(1_000);
+  }
+
+  /** @internal A snapshot that lists every task, however many (the testing kit's). */
+  snapshotAll(): Promise<DocketSnapshot> {
+    return this.take(Infinity);
+  }
+
+  /** A snapshot listing at most `limit` stream entries, future tasks and waiters of each line. */
+  private async take(limit: number): Promise<DocketSnapshot> {
     const { connection, keys } = this.runtime;
+    const last = Number.isFinite(limit) ? String(limit - 1) : '-1';
     await connection.ready();
     const takenAt = new Date();
     const redis = connection.commands;
@@ -311,8 +322,8 @@ export class DocketClient {
       .pipeline()
       .xlen(keys.stream)
       .zcard(keys.queue)
-      .xrange(keys.stream, '-', '+', 'COUNT', 1000)
-      .zrange(keys.queue, '0', '999')
+      .xrange(keys.stream, '-', '+', 'COUNT', Number.isFinite(limit) ? limit : 1e9)
+      .zrange(keys.queue, '0', last)
       .smembers(keys.lines)
       .exec())!.map(([error, value]) => {
       if (error) throw error;
@@ -324,12 +335,13 @@ export class DocketClient {
     const waiting: string[] = [];
     if (lines.length > 0) {
       const reads = redis.pipeline();
-      for (const line of lines) reads.lrange(line, 0, 999);
+      for (const line of lines) reads.lrange(line, '0', last);
       for (const [, keysInLine] of (await reads.exec()) ?? []) {
         waiting.push(...((keysInLine as string[] | null) ?? []));
       }
     }
-    const all = [...streamKeys, ...queued, ...waiting];
+    // a key can be both on the stream (its running message) and in the queue (rescheduled)
+    const all = [...new Set([...streamKeys, ...queued, ...waiting])];
     const pipeline = redis.pipeline();
     for (const key of all) {
       pipeline.hmget(

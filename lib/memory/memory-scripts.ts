@@ -15,20 +15,24 @@ const caller =
   (command, ...args) =>
     server.call(command, ...args);
 
-/** Lua's `tonumber` of a string: null where Lua gives nil (blank, words, trailing junk). */
+/**
+ * Lua's `tonumber` of a string when it is a finite number; null where Lua gives nil (blank,
+ * words, trailing junk) or an infinity or NaN.
+ */
 function luaNumber(text: string | undefined): number | null {
   if (text === undefined) return null;
   const trimmed = text.trim();
   if (
     trimmed === '' ||
-    !/^[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|0[xX][0-9a-fA-F]+|inf(inity)?|nan)$/i.test(
+    !/^([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|0[xX][0-9a-fA-F]+|[+-]?inf(inity)?|nan)$/i.test(
       trimmed,
     )
   ) {
     return null;
   }
   const value = Number(trimmed.replace(/^\+/, ''));
-  return Number.isNaN(value) ? null : value;
+  // a finite number only: Lua reads 'inf' and '1e400' as infinities, which callers refuse
+  return Number.isFinite(value) ? value : null;
 }
 
 const str = (reply: Reply): string | null => (typeof reply === 'string' ? reply : null);
@@ -343,10 +347,12 @@ const claim: Script = (server, KEYS, ARGV) => {
         const fields = arr(entry[1]) as string[];
         for (let j = 0; j < fields.length; j += 2) f[fields[j]] = fields[j + 1];
       }
-      r('HSET', runs, 'generation', '0', 'state', 'queued', 'task', f.task ?? '');
-      r('HSET', runs, 'args', f.args ?? '[]', 'when', f.when ?? now, 'attempt', f.attempt ?? '1');
-      current = ['0', 'queued', null, f.task ?? null, f.args ?? null, f.attempt ?? null];
+      // a `when` that is not a finite number counts as now
       const due = luaNumber(f.when);
+      r('HSET', runs, 'generation', '0', 'state', 'queued', 'task', f.task ?? '');
+      r('HSET', runs, 'args', f.args ?? '[]', 'when', due !== null ? f.when : now);
+      r('HSET', runs, 'attempt', f.attempt ?? '1');
+      current = ['0', 'queued', null, f.task ?? null, f.args ?? null, f.attempt ?? null];
       if (due !== null && due > nowN) ahead = f.when;
     }
     const state = current[1];

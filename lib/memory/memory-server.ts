@@ -31,12 +31,24 @@ export interface MemorySubscriber {
   deliverPattern(pattern: string, channel: string, message: string): void;
 }
 
+/** Keys with a TTL the background sweep looks at per second (Redis samples too). */
+const SWEEP_BATCH = 20_000;
+
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 
 function integer(text: string, what = 'value'): number {
   const n = /^[+-]?\d+$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(n)) throw new Error(`ERR ${what} is not an integer or out of range`);
   return n;
+}
+
+/** A ZADD score as Redis reads it: a float, `inf`, `+inf` or `-inf`. */
+function parseScore(text: string): number {
+  if (/^[+-]?inf$/i.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) {
+    throw new Error('ERR value is not a valid float');
+  }
+  return Number(text);
 }
 
 function formatScore(score: number): string {
@@ -111,9 +123,21 @@ export class MemoryServer {
     return this.clients.get(id)?.unblock() ?? false;
   }
 
+  /** Where the background sweep goes on from: it looks at SWEEP_BATCH keys a second. */
+  private sweepCursor?: Iterator<[string, number]>;
+
   private sweep(): void {
     const now = Date.now();
-    for (const [key, at] of this.expires) if (at <= now) this.remove(key);
+    this.sweepCursor ??= this.expires.entries();
+    for (let i = 0; i < SWEEP_BATCH; i++) {
+      const next = this.sweepCursor.next();
+      if (next.done) {
+        this.sweepCursor = undefined;
+        return;
+      }
+      const [key, at] = next.value;
+      if (at <= now) this.remove(key);
+    }
   }
 
   private remove(key: string): boolean {
@@ -203,7 +227,10 @@ export class MemoryServer {
     let set = this.streamWaiters.get(key);
     if (!set) this.streamWaiters.set(key, (set = new Set()));
     set.add(wake);
-    return () => set.delete(wake);
+    return () => {
+      set.delete(wake);
+      if (set.size === 0 && this.streamWaiters.get(key) === set) this.streamWaiters.delete(key);
+    };
   }
 
   private streamGrew(key: string): void {
@@ -351,7 +378,7 @@ export class MemoryServer {
     const zset = existing ?? this.write(key, 'zset', () => new SortedSet());
     let added = 0;
     for (let j = 0; j < pairs.length; j += 2) {
-      const score = parseScoreBound(pairs[j]).value;
+      const score = parseScore(pairs[j]);
       const member = pairs[j + 1];
       const present = zset.score(member) !== undefined;
       if ((xx && !present) || (nx && present)) continue;
@@ -519,7 +546,8 @@ export class MemoryServer {
     const ordered = [...group.pending.keys()].sort((a, b) => compareIds(parseId(a), parseId(b)));
     for (const id of ordered) {
       if (compareIds(parseId(id), start) < 0) continue;
-      if (scanned >= count * 10 || claimed.length >= count) {
+      // as on Redis, an entry found deleted counts against COUNT too
+      if (scanned >= count * 10 || claimed.length + deleted.length >= count) {
         cursor = id;
         break;
       }
@@ -592,7 +620,7 @@ export class MemoryServer {
         ordered.length,
         ordered[0][0],
         ordered[ordered.length - 1][0],
-        [...perConsumer].map(([name, n]) => [name, String(n)]),
+        [...perConsumer].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, n]) => [name, String(n)]),
       ];
     }
     let i = 0;

@@ -31,10 +31,15 @@ function describeTask(task: FutureTask): string {
   return `${task.taskName}(${args}) key ${task.key} at ${task.when.toISOString()}`;
 }
 
+/** How many scheduled tasks a failure message lists. */
+const LISTED = 20;
+
 /** What is scheduled, one line each, or a sentence saying there is nothing. */
 function listing(docket: DocketClient, tasks: FutureTask[]): string {
   if (tasks.length === 0) return `no tasks scheduled on docket "${docket.name}"`;
-  return `scheduled on docket "${docket.name}":\n${tasks.map((t) => `  - ${describeTask(t)}`).join('\n')}`;
+  const lines = tasks.slice(0, LISTED).map((t) => `  - ${describeTask(t)}`);
+  if (tasks.length > LISTED) lines.push(`  … and ${tasks.length - LISTED} more`);
+  return `scheduled on docket "${docket.name}":\n${lines.join('\n')}`;
 }
 
 function matches(task: FutureTask, name: string, match: TaskMatch): boolean {
@@ -45,7 +50,7 @@ function matches(task: FutureTask, name: string, match: TaskMatch): boolean {
 
 /** Tasks scheduled or queued and not yet started (running ones are not included). */
 async function waiting(docket: DocketClient): Promise<FutureTask[]> {
-  return (await docket.snapshot()).future;
+  return (await docket.snapshotAll()).future;
 }
 
 function fail(message: string, from: (...args: any[]) => unknown): never {

@@ -52,7 +52,8 @@ export function decodeMessage(entry: StreamEntry, redelivered: boolean): TaskMes
       return bad(`malformed message: field "${field}" is missing`);
     }
   }
-  const when = Number(f.when);
+  // a decimal number, as Redis' scripts read it too (not ' ', '0x10' or '0b1')
+  const when = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(f.when) ? Number(f.when) : NaN;
   const attempt = Number(f.attempt);
   if (!Number.isFinite(when))
     return bad(`malformed message: "when" is not epoch ms: ${f.when.slice(0, 64)}`);

@@ -9,7 +9,7 @@ import {
   assertTaskNotScheduled,
   assertTaskScheduled,
 } from '../../lib/index.js';
-import { useDocket } from '../utils.js';
+import { deferred, useDocket } from '../utils.js';
 
 @Injectable()
 class Mailer {
@@ -104,6 +104,45 @@ describe('testing kit', () => {
       /assertTaskCount needs a count/,
     );
     await assert.rejects(assertTaskScheduled(client, 'noSuchTask'), /noSuchTask/);
+  });
+
+  it('counts past a thousand tasks and lists the first twenty in a failure', async (t) => {
+    const { client } = await useDocket(t, [Mailer]);
+    const add = client.add(Mailer.prototype.remind, { delay: 60_000 });
+    await Promise.all(Array.from({ length: 1_200 }, (_, i) => add(`user-${i}`)));
+    await assertTaskCount(client, 1_200);
+    await assertTaskScheduled(client, Mailer.prototype.remind, { args: ['user-1199'] });
+    const message = await failsWith(
+      assertNoTasks(client),
+      /expected no tasks, found 1200;/,
+      /\n {2}… and 1180 more$/,
+    );
+    assert.equal(message.split('\n').length, 1 + 20 + 1);
+  });
+
+  it('lists a key rescheduled while it runs once', async (t) => {
+    const started = deferred();
+    const release = deferred();
+    @Injectable()
+    class Slow {
+      @DocketTask()
+      async slow(label: string): Promise<void> {
+        if (label === 'first') {
+          started.resolve();
+          await release.promise;
+        }
+      }
+    }
+    const { client, worker } = await useDocket(t, [Slow]);
+    await client.add(Slow.prototype.slow, { key: 'k1' })('first');
+    const running = worker.runUntilFinished();
+    await started.promise;
+    await client.replace(Slow.prototype.slow, { key: 'k1', delay: 60_000 })('second');
+    await assertTaskCount(client, 1);
+    await assertTaskScheduled(client, Slow.prototype.slow, { key: 'k1', args: ['second'] });
+    release.resolve();
+    await client.cancel('k1');
+    await running;
   });
 
   it('the documented pattern: no auto start, assert, runUntilFinished, assert again', async (t) => {

@@ -119,10 +119,12 @@ for i = 6, #ARGV, 4 do
     if fields then
       for j = 1, #fields[2], 2 do f[fields[2][j]] = fields[2][j + 1] end
     end
+    -- a `when` that is not a finite number counts as now
+    local due = tonumber(f.when or '')
+    if due and (due ~= due or due == math.huge or due == -math.huge) then due = nil end
     redis.call('HSET', runs, 'generation', '0', 'state', 'queued', 'task', f.task or '', 'args', f.args or '[]',
-      'when', f.when or now, 'attempt', f.attempt or '1')
+      'when', due and f.when or now, 'attempt', f.attempt or '1')
     current = { '0', 'queued', false, f.task, f.args, f.attempt }
-    local due = tonumber(f.when)
     if due and due > nowN then ahead = f.when end
   end
   local state = current[2]

@@ -444,6 +444,23 @@ describe('memory:// commands answer as Redis does', { skip: REDIS_ONLY }, () => 
       ['XPENDING', k('nostream'), 'g'],
       ['TYPE', k('x')],
       ['TYPE', k('nothing')],
+      ['XADD', k('y'), '1-0', 'f', 'a'],
+      ['XADD', k('y'), '2-0', 'f', 'b'],
+      ['XADD', k('y'), '3-0', 'f', 'c'],
+      ['XADD', k('y'), '4-0', 'f', 'd'],
+      ['XGROUP', 'CREATE', k('y'), 'g', '0'],
+      ['XREADGROUP', 'GROUP', 'g', 'c1', 'COUNT', 2, 'STREAMS', k('y'), '>'],
+      ['XREADGROUP', 'GROUP', 'g', 'c0', 'COUNT', 2, 'STREAMS', k('y'), '>'],
+      ['XPENDING', k('y'), 'g'],
+      ['XPENDING', k('y'), 'g', '-', '+', 10, 'c1'],
+      ['XDEL', k('y'), '1-0', '2-0', '3-0'],
+      ['XAUTOCLAIM', k('y'), 'g', 'c2', 0, '0-0', 'COUNT', 2],
+      ['XAUTOCLAIM', k('y'), 'g', 'c2', 0, '0-0', 'COUNT', 2],
+      ['XPENDING', k('y'), 'g'],
+      ['ZADD', k('z2'), '', 'a'],
+      ['ZADD', k('z2'), '(5', 'a'],
+      ['ZADD', k('z2'), '+inf', 'a', '-1.5e2', 'b'],
+      ['ZRANGE', k('z2'), 0, -1, 'WITHSCORES'],
     ];
     const redis = new Redis(REDIS_URL);
     const memory = new MemoryRedis(`cmd-${randomBytes(3).toString('hex')}`);
@@ -466,6 +483,17 @@ describe('memory:// commands answer as Redis does', { skip: REDIS_ONLY }, () => 
       commands.forEach((command, i) => {
         // the MINID trim of Redis is approximate ('~'): only the exact one is compared
         if (command[0] === 'XLEN' && i > commands.length - 8) return;
+        // the extended XPENDING has idle times: compare without them
+        if (command[0] === 'XPENDING' && command.length > 3) {
+          const strip = (reply: unknown) =>
+            (reply as unknown[][]).map(([id, consumer, , deliveries]) => [
+              id,
+              consumer,
+              deliveries,
+            ]);
+          assert.deepEqual(strip(actual[i]), strip(expected[i]), command.join(' '));
+          return;
+        }
         // an id made with '*' is the time: both are ids
         if (command.includes('*')) {
           assert.match(String(actual[i]), /^\d+-\d+$/, command.join(' '));

@@ -155,7 +155,7 @@ function generate(count: number, seed: number): Entry[] {
       f[field] = pick(['NaN', 'Infinity', 'soon', '1.5', '-1', '0x', '1e400', 'null', '0', ' ']);
       const valid =
         field === 'when'
-          ? Number.isFinite(Number(f.when))
+          ? /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(f.when) && Number.isFinite(Number(f.when))
           : field === 'attempt'
             ? Number.isInteger(Number(f.attempt)) && Number(f.attempt) >= 1
             : /^\d+$/.test(f.generation);
