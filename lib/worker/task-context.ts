@@ -97,10 +97,10 @@ export function createTaskContext(init: {
       attempt: message.attempt,
       attempts: init.attempts,
       in: (ms: number) => {
-        throw new ForcedRetry(Date.now() + ms);
+        throw new ForcedRetry(Date.now() + finiteMs(ms, 'ctx.retry.in(ms)'));
       },
       at: (date: Date) => {
-        throw new ForcedRetry(date.getTime());
+        throw new ForcedRetry(epochOf(date, 'ctx.retry.at(date)'));
       },
     },
     perpetual: {
@@ -111,14 +111,29 @@ export function createTaskContext(init: {
         perpetual.args = args;
       },
       in: (ms: number) => {
-        perpetual.after = ms;
+        perpetual.after = finiteMs(ms, 'ctx.perpetual.in(ms)');
         perpetual.at = undefined;
       },
       at: (date: Date) => {
-        perpetual.at = date.getTime();
+        perpetual.at = epochOf(date, 'ctx.perpetual.at(date)');
         perpetual.after = undefined;
       },
     },
     timeout: init.deadline,
   };
+}
+
+/** `ms` when it is a finite number of milliseconds; a TypeError naming `call` otherwise. */
+function finiteMs(ms: number, call: string): number {
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) {
+    throw new TypeError(`${call}: ms must be a finite number of milliseconds, not ${String(ms)}`);
+  }
+  return ms;
+}
+
+/** The epoch ms of a valid Date; a TypeError naming `call` otherwise. */
+function epochOf(date: Date, call: string): number {
+  const ms = date instanceof Date ? date.getTime() : NaN;
+  if (!Number.isFinite(ms)) throw new TypeError(`${call}: date must be a valid Date`);
+  return ms;
 }

@@ -48,6 +48,14 @@ class ContextTasks {
   }
 
   @DocketTask()
+  async badTiming(call: string, @Ctx() ctx: TaskContext): Promise<void> {
+    if (call === 'retry.in') ctx.retry.in(Infinity);
+    if (call === 'retry.at') ctx.retry.at(new Date(NaN));
+    if (call === 'perpetual.in') ctx.perpetual.in(Number.NaN);
+    if (call === 'perpetual.at') ctx.perpetual.at(new Date('never'));
+  }
+
+  @DocketTask()
   async defaults(first: string, second = 'default', @Ctx() ctx?: TaskContext): Promise<string> {
     this.see(ctx!, first, second);
     return `${first}-${second}`;
@@ -55,6 +63,28 @@ class ContextTasks {
 }
 
 describe('context', () => {
+  it('a retry or next run at no valid time fails the task with a TypeError naming the call', async () => {
+    const docket = await createDocket([ContextTasks]);
+    try {
+      const calls = ['retry.in', 'retry.at', 'perpetual.in', 'perpetual.at'];
+      const executions = await Promise.all(
+        calls.map((call) => docket.client.add(ContextTasks.prototype.badTiming)(call)),
+      );
+      await within(docket.worker.runUntilFinished(), 5_000, 'the tasks');
+      for (const [i, execution] of executions.entries()) {
+        await execution.sync();
+        assert.equal(execution.state, 'failed', calls[i]);
+        assert.match(
+          execution.error ?? '',
+          new RegExp(`TypeError: ctx\\.${calls[i].replace('.', '\\.')}\\(`),
+        );
+      }
+      assert.deepEqual((await docket.client.snapshot()).future, [], 'nothing was scheduled');
+    } finally {
+      await docket.close();
+    }
+  });
+
   it('tells the handler its key, attempt, execution, client, worker, logger and signal', async () => {
     const docket = await createDocket([ContextTasks], { worker: { name: 'ctx-worker' } });
     try {
