@@ -118,12 +118,13 @@ function scheduleRun(
     const first = arr(r('ZRANGE', queue, 0, 0));
     if (first[0] === key) r('PUBLISH', `${prefix}wake`, when);
   }
-  r(
-    'PUBLISH',
-    `${prefix}state:${key}`,
-    JSON.stringify({ type: 'state', key, state, when: Number(when) }),
-  );
+  publishState(r, prefix, key, { state, when: Number(when) });
   return [state, generation];
+}
+
+/** Announce a key's new state on <prefix>state:<key> (the fields after type and key). */
+function publishState(r: Call, prefix: string, key: string, fields: Record<string, unknown>): void {
+  r('PUBLISH', `${prefix}state:${key}`, JSON.stringify({ type: 'state', key, ...fields }));
 }
 
 function leaveLine(r: Call, prefix: string, line: string, key: string): void {
@@ -235,11 +236,7 @@ const moveDue: Script = (server, KEYS, ARGV) => {
       r('HSET', runs, 'state', 'queued', 'streamId', id);
       r('DEL', parked);
       const when = str(r('HGET', runs, 'when'));
-      r(
-        'PUBLISH',
-        `${prefix}state:${key}`,
-        JSON.stringify({ type: 'state', key, state: 'queued', when: Number(when) }),
-      );
+      publishState(r, prefix, key, { state: 'queued', when: Number(when) });
     }
     r('ZREM', KEYS[0], key);
   }
@@ -270,11 +267,7 @@ const claim: Script = (server, KEYS, ARGV) => {
     r('HDEL', runs, 'streamId', 'cancel', 'waiting');
     if (ttl > 0) r('PEXPIRE', runs, ttl);
     else r('DEL', runs);
-    r(
-      'PUBLISH',
-      `${prefix}state:${key}`,
-      JSON.stringify({ type: 'state', key, state: 'cancelled', completedAt: nowN }),
-    );
+    publishState(r, prefix, key, { state: 'cancelled', completedAt: nowN });
   };
   type Verdict = ['drop'] | ['defer', number] | ['wait', string] | null;
   const admit = (rules: Rule[], key: string): Verdict => {
@@ -419,11 +412,7 @@ const claim: Script = (server, KEYS, ARGV) => {
         r('HSET', runs, 'state', 'running', 'worker', worker, 'startedAt', now);
         r('HDEL', runs, 'streamId', 'reserved', 'reservedMax');
         r('DEL', `${prefix}progress:${key}`);
-        r(
-          'PUBLISH',
-          `${prefix}state:${key}`,
-          JSON.stringify({ type: 'state', key, state: 'running', worker, startedAt: nowN }),
-        );
+        publishState(r, prefix, key, { state: 'running', worker, startedAt: nowN });
         out.push('run');
       }
     }
@@ -497,13 +486,11 @@ const finish: Script = (server, KEYS, ARGV) => {
         r('DEL', runs, progress);
       }
       const event: Record<string, unknown> = {
-        type: 'state',
-        key,
         state: outcome,
         completedAt: Number(now),
       };
       if (err !== '') event.error = err;
-      r('PUBLISH', `${prefix}state:${key}`, JSON.stringify(event));
+      publishState(r, prefix, key, event);
       if (nextWhen !== '' && outcome !== 'cancelled') {
         const trace = arr(r('HMGET', runs, 'traceparent', 'tracestate')).map(str);
         scheduleRun(
@@ -557,11 +544,7 @@ const cancel: Script = (server, KEYS, ARGV) => {
   } else {
     r('DEL', runs);
   }
-  r(
-    'PUBLISH',
-    `${prefix}state:${key}`,
-    JSON.stringify({ type: 'state', key, state: 'cancelled', completedAt: Number(now) }),
-  );
+  publishState(r, prefix, key, { state: 'cancelled', completedAt: Number(now) });
   return [state, task];
 };
 
@@ -613,11 +596,7 @@ const clear: Script = (server, KEYS, ARGV) => {
     } else {
       r('DEL', runs);
     }
-    r(
-      'PUBLISH',
-      `${prefix}state:${key}`,
-      JSON.stringify({ type: 'state', key, state: 'cancelled', completedAt: Number(now) }),
-    );
+    publishState(r, prefix, key, { state: 'cancelled', completedAt: Number(now) });
     removed++;
   };
   for (const key of arr(r('ZRANGE', KEYS[1], 0, -1)) as string[]) {
