@@ -9,7 +9,7 @@ import {
   type TaskContext,
 } from '../../../lib/index.js';
 import { assertNoKeyWithoutTtl, createDocket } from '../../utils.js';
-import { sleep, within } from './helpers.js';
+import { within } from './helpers.js';
 
 interface Run {
   label: string;
