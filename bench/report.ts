@@ -238,7 +238,7 @@ const MEASURES = `## What each scenario measures
   tasks/s. Docket: \`DocketClient.add('noop')(payload)\`; BullMQ: \`Queue.add('noop', payload)\`.
 - **enqueue, 64 in flight**: the same with 64 adds outstanding at any time (client CPU and
   Redis bound); tasks/s.
-- **enqueue, bulk**: BullMQ \`addBulk\` in chunks of 1 000; docket has no \`addMany\` yet (n/a).
+- **enqueue, bulk**: chunks of 1 000; BullMQ \`addBulk\`, docket \`addMany\`.
 - **processing**: the queue is pre-filled with no-op tasks while the worker processes boot; the
   clock runs from the moment they are told to start until every handler has run *and* the
   library has recorded every completion in Redis (docket: stream empty, since a finished

@@ -1,5 +1,4 @@
 import { randomFillSync } from 'node:crypto';
-import type { Writable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { CONSUMER_GROUP } from './docket.constants.js';
@@ -24,6 +23,29 @@ import type {
 import type { StrikeCondition } from './interfaces/strike-condition.interface.js';
 
 type ScheduleReply = [string, string, string, string, string, string, string];
+
+/** One execution to schedule (add, replace, or the worker's own). */
+interface ScheduleRequest {
+  key: string;
+  taskName: string;
+  args: unknown[];
+  encoded: string;
+  when: number;
+  attempt: number;
+  mode: 'add' | 'replace';
+  traceparent?: string;
+  tracestate?: string;
+}
+
+interface PendingSchedule {
+  request: ScheduleRequest;
+  resolve: (reply: ScheduleReply) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Most schedules in one schedule-many call, and most bytes of arguments. */
+const BATCH_MAX = 32;
+const BATCH_BYTES = 1_048_576;
 
 /** Random bytes for default keys, drawn from the OS 4 KiB at a time instead of 16 bytes per key. */
 const KEY_RANDOM = Buffer.alloc(4096);
@@ -61,7 +83,9 @@ function decodeOrRaw(text: string): unknown[] | string {
 /** The producer API: schedule, replace and cancel tasks; inspect the docket. */
 @Injectable()
 export class DocketClient {
-  private corked = false;
+  /** Schedules waiting to be sent together at the end of this turn of the event loop. */
+  private pending: PendingSchedule[] = [];
+  private pendingBytes = 0;
 
   constructor(private readonly runtime: DocketRuntime) {}
 
@@ -82,6 +106,36 @@ export class DocketClient {
   add(task: string, options?: AddOptions): (...args: unknown[]) => Promise<Execution>;
   add(task: TaskRef, options: AddOptions = {}): (...args: any[]) => Promise<Execution> {
     return this.scheduler(task, options, 'add');
+  }
+
+  /**
+   * Add `task` once per entry of `argsList` (each its own execution with a fresh key), at
+   * `when` or after `delay`; resolves with the executions in the same order. The adds travel
+   * together, a few dozen per Redis call.
+   */
+  addMany<F extends (...args: any[]) => unknown>(
+    task: F,
+    argsList: readonly TaskArgs<F>[],
+    options?: Omit<AddOptions, 'key'>,
+  ): Promise<Execution[]>;
+  addMany(
+    task: string,
+    argsList: readonly unknown[][],
+    options?: Omit<AddOptions, 'key'>,
+  ): Promise<Execution[]>;
+  addMany(
+    task: TaskRef,
+    argsList: readonly unknown[][],
+    options: Omit<AddOptions, 'key'> = {},
+  ): Promise<Execution[]> {
+    if (!Array.isArray(argsList) || argsList.some((args) => !Array.isArray(args))) {
+      throw new TypeError('addMany(task, argsList): argsList is an array of argument arrays');
+    }
+    if ((options as AddOptions).key !== undefined) {
+      throw new TypeError('addMany() gives each execution its own key: use add() for a known key');
+    }
+    const add = this.scheduler(task, options, 'add');
+    return Promise.all(argsList.map((args) => add(...args)));
   }
 
   /** Atomically remove any scheduled or queued copy of `key` and schedule this one. */
@@ -137,7 +191,6 @@ export class DocketClient {
           state: 'cancelled',
         });
       }
-      this.coalesceWrites();
       const execution = await tracing.produce(
         `docket.${mode}`,
         { 'docket.task': taskName, 'docket.key': key, 'docket.when': when },
@@ -147,23 +200,6 @@ export class DocketClient {
       if (execution.disposition === 'scheduled') metrics.count('scheduled', { task: taskName });
       return execution;
     };
-  }
-
-  /**
-   * Let the adds made in this turn of the event loop reach Redis in one socket write: the
-   * command socket is corked until the turn's promise callbacks have run. An add made outside
-   * a promise callback is written as it comes (the uncork runs before it is sent).
-   */
-  private coalesceWrites(): void {
-    if (this.corked) return;
-    const stream = (this.runtime.connection.commands as { stream?: Writable }).stream;
-    if (typeof stream?.cork !== 'function') return;
-    this.corked = true;
-    stream.cork();
-    process.nextTick(() => {
-      this.corked = false;
-      stream.uncork();
-    });
   }
 
   private when(options: AddOptions): number {
@@ -181,38 +217,20 @@ export class DocketClient {
     return Date.now();
   }
 
-  /** @internal Write one schedule; used by add, replace and the worker. */
-  async schedule(request: {
-    key: string;
-    taskName: string;
-    args: unknown[];
-    encoded: string;
-    when: number;
-    attempt: number;
-    mode: 'add' | 'replace';
-    traceparent?: string;
-    tracestate?: string;
-  }): Promise<Execution> {
-    const { connection, keys } = this.runtime;
-    await connection.ready();
+  /**
+   * @internal Write one schedule; used by add, replace and the worker. The schedules asked for in
+   * one turn of the event loop go to Redis in one script call (schedule-many), in order.
+   */
+  async schedule(request: ScheduleRequest): Promise<Execution> {
     const [disposition, state, when, generation, taskName, encoded, attempt] =
-      await connection.script<ScheduleReply>(
-        'schedule',
-        [keys.stream, keys.queue, keys.parked(request.key), keys.runs(request.key)],
-        [
-          request.key,
-          request.taskName,
-          request.encoded,
-          request.when,
-          request.attempt,
-          Date.now(),
-          request.mode,
-          CONSUMER_GROUP,
-          keys.prefix,
-          request.traceparent ?? '',
-          request.tracestate ?? '',
-        ],
-      );
+      await new Promise<ScheduleReply>((resolve, reject) => {
+        if (this.pending.length === 0) process.nextTick(() => void this.flush());
+        this.pending.push({ request, resolve, reject });
+        this.pendingBytes += request.encoded.length;
+        if (this.pending.length >= BATCH_MAX || this.pendingBytes >= BATCH_BYTES) {
+          void this.flush();
+        }
+      });
     // an already scheduled key answers with the live execution, not with this request
     const live = disposition === 'already_scheduled';
     return new Execution(this.runtime, {
@@ -225,6 +243,44 @@ export class DocketClient {
       state: state as ExecutionState,
       generation: Number(generation),
     });
+  }
+
+  /** Send the pending schedules: one alone with schedule-4, several with schedule-many. */
+  private async flush(): Promise<void> {
+    const batch = this.pending.splice(0);
+    this.pendingBytes = 0;
+    if (batch.length === 0) return;
+    const { connection, keys } = this.runtime;
+    try {
+      await connection.ready();
+      const now = Date.now();
+      if (batch.length === 1) {
+        const [{ request: q, resolve }] = batch;
+        const reply = await connection.script<ScheduleReply>(
+          'schedule',
+          [keys.stream, keys.queue, keys.parked(q.key), keys.runs(q.key)],
+          [
+            ...[q.key, q.taskName, q.encoded, q.when, q.attempt, now, q.mode],
+            ...[CONSUMER_GROUP, keys.prefix, q.traceparent ?? '', q.tracestate ?? ''],
+          ],
+        );
+        resolve(reply);
+        return;
+      }
+      const args: (string | number)[] = [now, CONSUMER_GROUP, keys.prefix];
+      for (const { request: q } of batch) {
+        args.push(q.key, q.taskName, q.encoded, q.when, q.attempt, q.mode);
+        args.push(q.traceparent ?? '', q.tracestate ?? '');
+      }
+      const replies = await connection.script<string[]>(
+        'scheduleMany',
+        [keys.stream, keys.queue],
+        args,
+      );
+      batch.forEach(({ resolve }, i) => resolve(replies.slice(i * 7, i * 7 + 7) as ScheduleReply));
+    } catch (error) {
+      for (const { reject } of batch) reject(error);
+    }
   }
 
   /**

@@ -169,10 +169,23 @@ function releaseSlot(
 
 // -- the scripts --------------------------------------------------------------------------------
 
-const schedule: Script = (server, KEYS, ARGV) => {
-  const r = caller(server);
-  const [key, task, args, when, attempt, now, mode, group, prefix] = ARGV;
-  const runs = KEYS[3];
+/** What schedule-4 does for one key (`schedule_key` of _common.lua); returns its reply. */
+function scheduleKey(
+  r: Call,
+  prefix: string,
+  group: string,
+  key: string,
+  task: string,
+  args: string,
+  when: string,
+  attempt: string,
+  now: string,
+  mode: string,
+  traceparent: string,
+  tracestate: string,
+): string[] {
+  const runs = `${prefix}runs:${key}`;
+  const stream = `${prefix}stream`;
   const run = arr(
     r(
       'HMGET',
@@ -201,12 +214,12 @@ const schedule: Script = (server, KEYS, ARGV) => {
   }
   if (state) {
     if (run[1]) {
-      r('XACK', KEYS[0], group, run[1]);
-      r('XDEL', KEYS[0], run[1]);
+      r('XACK', stream, group, run[1]);
+      r('XDEL', stream, run[1]);
     }
     if (run[2]) leaveLine(r, prefix, run[2], key);
-    r('ZREM', KEYS[1], key);
-    r('DEL', KEYS[2], `${prefix}results:${key}`, `${prefix}progress:${key}`);
+    r('ZREM', `${prefix}queue`, key);
+    r('DEL', `${prefix}parked:${key}`, `${prefix}results:${key}`, `${prefix}progress:${key}`);
   }
   const [newState, generation] = scheduleRun(
     r,
@@ -217,11 +230,43 @@ const schedule: Script = (server, KEYS, ARGV) => {
     when,
     attempt,
     now,
-    ARGV[9],
-    ARGV[10],
+    traceparent,
+    tracestate,
   );
   return ['scheduled', newState, when, String(generation), task, args, attempt];
+}
+
+const schedule: Script = (server, _KEYS, ARGV) =>
+  scheduleKey(caller(server), ARGV[8], ARGV[7], ...(ARGV.slice(0, 7) as Seven), ARGV[9], ARGV[10]);
+
+const scheduleMany: Script = (server, _KEYS, ARGV) => {
+  const r = caller(server);
+  const [now, group, prefix] = ARGV;
+  const out: string[] = [];
+  for (let i = 3; i < ARGV.length; i += 8) {
+    const [key, task, args, when, attempt, mode, traceparent, tracestate] = ARGV.slice(i, i + 8);
+    out.push(
+      ...scheduleKey(
+        r,
+        prefix,
+        group,
+        key,
+        task,
+        args,
+        when,
+        attempt,
+        now,
+        mode,
+        traceparent,
+        tracestate,
+      ),
+    );
+  }
+  return out;
 };
+
+/** key, task, args, when, attempt, now, mode: schedule-4's first seven arguments. */
+type Seven = [string, string, string, string, string, string, string];
 
 const moveDue: Script = (server, KEYS, ARGV) => {
   const r = caller(server);
@@ -672,6 +717,7 @@ const strike: Script = (server, KEYS, ARGV) => {
 
 export const MEMORY_SCRIPTS: Record<ScriptName, Script> = {
   schedule,
+  scheduleMany,
   moveDue,
   claim,
   finish,

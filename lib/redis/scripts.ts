@@ -22,6 +22,7 @@ function load(name: string, numberOfKeys: number): DocketScript {
 /** Every script the engine runs; each multi-step change of Redis state is one of these. */
 export const SCRIPTS = {
   schedule: load('schedule', 4),
+  scheduleMany: load('schedule-many', 2),
   moveDue: load('move-due', 2),
   claim: load('claim', 1),
   finish: load('finish', 2),

@@ -61,6 +61,63 @@ describe('add', { timeout: 60_000 }, () => {
     assert.equal(execution.state, 'completed');
   });
 
+  it('adds made together go in one call and answer each in order, a repeated key included', async () => {
+    tasks.calls = [];
+    const add = (key: string, value: string) =>
+      docket.client.add(Tasks.prototype.record, { key })(value);
+    const replace = (key: string, value: string) =>
+      docket.client.replace(Tasks.prototype.record, { key })(value);
+    // one turn of the event loop: 100 adds (more than one call's worth), a repeat, a replace
+    const executions = await Promise.all([
+      ...Array.from({ length: 100 }, (_, i) => add(`batch-${i}`, `v${i}`)),
+      add('batch-7', 'again'),
+      replace('batch-8', 'later'),
+    ]);
+    assert.deepEqual(
+      executions.slice(0, 100).map((e) => [e.key, e.disposition, e.state, e.args[0]]),
+      Array.from({ length: 100 }, (_, i) => [`batch-${i}`, 'scheduled', 'queued', `v${i}`]),
+    );
+    const [again, later] = executions.slice(100);
+    assert.equal(again.disposition, 'already_scheduled');
+    assert.deepEqual(again.args, ['v7'], 'the live execution answers');
+    assert.equal(later.disposition, 'scheduled');
+    assert.equal(later.state, 'queued');
+    assert.equal(later.generation, 2, 'the replace came after the add of the same turn');
+    await docket.worker.runUntilFinished();
+    assert.equal(tasks.calls.length, 100);
+    assert.ok(tasks.calls.includes('later'), 'the replaced copy ran');
+    assert.ok(!tasks.calls.includes('v8'), 'the copy it replaced did not');
+    assert.ok(!tasks.calls.includes('again'));
+  });
+
+  it('addMany adds each argument list as its own execution, in order', async () => {
+    tasks.calls = [];
+    const executions = await docket.client.addMany(
+      Tasks.prototype.record,
+      Array.from({ length: 250 }, (_, i) => [`m${i}`] as [string]),
+    );
+    assert.equal(executions.length, 250);
+    assert.deepEqual(
+      executions.map((e) => e.args[0]),
+      Array.from({ length: 250 }, (_, i) => `m${i}`),
+    );
+    assert.equal(new Set(executions.map((e) => e.key)).size, 250);
+    assert.ok(executions.every((e) => UUID_V7.test(e.key) && e.disposition === 'scheduled'));
+    const later = await docket.client.addMany('record', [['d1'], ['d2']], { delay: 200 });
+    assert.ok(later.every((e) => e.state === 'scheduled'));
+    await docket.worker.runUntilFinished();
+    assert.equal(tasks.calls.length, 252);
+    assert.deepEqual(await docket.client.addMany('record', []), []);
+    assert.throws(
+      () => docket.client.addMany('record', ['x' as unknown as unknown[]]),
+      /argsList is an array of argument arrays/,
+    );
+    assert.throws(
+      () => docket.client.addMany('record', [['x']], { key: 'k' } as { delay?: number }),
+      /use add\(\) for a known key/,
+    );
+  });
+
   it('refuses a live key and frees it after the run', async () => {
     tasks.calls = [];
     const first = await docket.client.add(Tasks.prototype.record, { key: 'k1' })('x');

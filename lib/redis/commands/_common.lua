@@ -9,6 +9,8 @@
   leave_line(prefix, line, key)
     Take `key` out of a concurrency waiting line (and the line out of the set of lines once
     empty).
+  schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate)
+    What schedule-4.lua does for one key (see there); returns its reply.
   release_slot(prefix, slots, max, key, now)
     Give back `key`'s concurrency slot and wake waiters, first come first served, while
     slots are free: each woken task gets a reserved slot (runs fields 'reserved' and
@@ -75,4 +77,26 @@ local function release_slot(prefix, slots, max, key, now)
       redis.call('HSET', runs, 'reserved', slots, 'reservedMax', max)
     end
   end
+end
+
+local function schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate)
+  local runs = prefix .. 'runs:' .. key
+  local stream = prefix .. 'stream'
+  local run = redis.call('HMGET', runs, 'state', 'streamId', 'waiting', 'when', 'generation', 'task', 'args', 'attempt')
+  local state = run[1]
+  if mode == 'add' and (state == 'scheduled' or state == 'queued' or state == 'running') then
+    return { 'already_scheduled', state, run[4] or when, run[5] or '0', run[6] or task, run[7] or args, run[8] or '1' }
+  end
+  if state then
+    -- what is left of an earlier execution of this key (a new key has nothing to clean)
+    if run[2] then
+      redis.call('XACK', stream, group, run[2])
+      redis.call('XDEL', stream, run[2])
+    end
+    if run[3] then leave_line(prefix, run[3], key) end
+    redis.call('ZREM', prefix .. 'queue', key)
+    redis.call('DEL', prefix .. 'parked:' .. key, prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
+  end
+  local newState, generation = schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate)
+  return { 'scheduled', newState, when, tostring(generation), task, args, attempt }
 end

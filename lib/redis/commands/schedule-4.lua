@@ -18,26 +18,7 @@
   skipped by the worker. The new state is published on <prefix>state:<key>; a task that becomes
   the earliest in the queue is announced on <prefix>wake.
 ]]
-local key, task, args, when, attempt, now, mode = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
-local group, prefix = ARGV[8], ARGV[9]
-local runs = KEYS[4]
-
-local run = redis.call('HMGET', runs, 'state', 'streamId', 'waiting', 'when', 'generation', 'task', 'args', 'attempt')
-local state = run[1]
-if mode == 'add' and (state == 'scheduled' or state == 'queued' or state == 'running') then
-  return { 'already_scheduled', state, run[4] or when, run[5] or '0', run[6] or task, run[7] or args, run[8] or '1' }
-end
-
-if state then
-  -- what is left of an earlier execution of this key (a new key has nothing to clean)
-  if run[2] then
-    redis.call('XACK', KEYS[1], group, run[2])
-    redis.call('XDEL', KEYS[1], run[2])
-  end
-  if run[3] then leave_line(prefix, run[3], key) end
-  redis.call('ZREM', KEYS[2], key)
-  redis.call('DEL', KEYS[3], prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
-end
-
-local newState, generation = schedule_run(prefix, key, task, args, when, attempt, now, ARGV[10], ARGV[11])
-return { 'scheduled', newState, when, tostring(generation), task, args, attempt }
+-- KEYS are the keys the script writes; the work (schedule_key in _common.lua) derives the same
+-- names from the prefix.
+return schedule_key(ARGV[9], ARGV[8], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7],
+  ARGV[10], ARGV[11])

@@ -186,6 +186,27 @@ async function runSequence(seed: number, steps: number): Promise<void> {
             ],
           ),
         );
+      } else if (op < 0.36) {
+        // several schedules in one call, as the client sends the adds of one turn (a key may repeat)
+        const count = 1 + Math.floor(next() * 4);
+        const groups = Array.from({ length: count }, () => [
+          pick(taskKeys),
+          'task',
+          JSON.stringify([pick(['x', 'y'])]),
+          now + pick([-50, 0, 100, 700]),
+          1,
+          pick(['add', 'add', 'replace']),
+          pick(['', 'tp']),
+          '',
+        ]);
+        await both(`scheduleMany ${groups.map((g) => `${g[0]} ${g[5]}`).join(',')}`, (c) =>
+          script(
+            c,
+            'scheduleMany',
+            [keys.stream, keys.queue],
+            [now, CONSUMER_GROUP, keys.prefix, ...groups.flat()],
+          ),
+        );
       } else if (op < 0.4) {
         await both('moveDue', (c) =>
           script(c, 'moveDue', [keys.queue, keys.stream], [now, keys.prefix, 3]),

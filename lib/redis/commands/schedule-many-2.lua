@@ -1,0 +1,20 @@
+--[[
+  schedule-many: add or replace several task keys in one call, each as schedule-4.lua does (in
+  order: a key given twice answers 'already_scheduled' the second time when mode is 'add').
+  The client sends the adds made in one turn of its event loop this way.
+
+  KEYS[1] stream             KEYS[2] queue
+  ARGV[1] now (epoch ms)     ARGV[2] consumer group   ARGV[3] key prefix
+  ARGV[4..] groups of 8: task key, task name, encoded args, when (epoch ms), attempt, mode
+            ('add' | 'replace'), traceparent ('' = none), tracestate ('' = none)
+
+  Returns the replies of schedule-4.lua one after another, 7 values per group.
+]]
+local now, group, prefix = ARGV[1], ARGV[2], ARGV[3]
+local out = {}
+for i = 4, #ARGV, 8 do
+  local reply = schedule_key(prefix, group, ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], now,
+    ARGV[i + 5], ARGV[i + 6], ARGV[i + 7])
+  for j = 1, 7 do out[#out + 1] = reply[j] end
+end
+return out
