@@ -185,7 +185,15 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     this.lastPollAt = Date.now();
     this.stopSignal = new AbortController();
     const onDisruption = (error: unknown) => this.disrupted(error);
-    this.finisher = new Finisher(this.runtime, onDisruption, () => options.reconnectionDelay);
+    this.finisher = new Finisher(this.runtime, onDisruption, () => options.reconnectionDelay, {
+      consumer: options.name,
+      room: () => (this.mode === 'running' ? this.room() : 0),
+      // read along while running: held like the loop's own reads (a drain starts them too)
+      take: (entries) => {
+        for (const entry of entries) this.held.push({ entry, redelivered: false });
+        this.pump();
+      },
+    });
     this.heartbeat = new Heartbeat(
       this.runtime,
       options.name,
@@ -271,11 +279,16 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
    * One turn of the delivery loop: read as many messages as there is room for. Claims run
    * beside the loop (see `pump`), so the next read is on its way while a batch is claimed.
    */
-  private async step(): Promise<void> {
+  /** How many more messages this worker may read now. */
+  private room(): number {
     const { concurrency } = this.options;
     // Read ahead only while handlers are quick: a message read ahead waits for a slot here.
     const limit = this.readsAhead() ? 2 * concurrency : concurrency;
-    const room = limit - this.busy - this.claiming - this.held.length;
+    return limit - this.busy - this.claiming - this.held.length;
+  }
+
+  private async step(): Promise<void> {
+    const room = this.room();
     if (room <= 0) {
       await new Promise<void>((resolve) => (this.slotFreed = resolve));
       this.slotFreed = undefined;

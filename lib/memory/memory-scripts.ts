@@ -471,7 +471,7 @@ const finish: Script = (server, KEYS, ARGV) => {
   const ttl = Number(ARGV[3]);
   const deadTtl = Number(ARGV[4]);
   const out: string[] = [];
-  for (let i = 5; i < ARGV.length; i += 13) {
+  for (let i = 7; i < ARGV.length; i += 13) {
     const [key, generation, id] = ARGV.slice(i, i + 3);
     let outcome = ARGV[i + 3];
     const [result, err, retryWhen, attempt, task, args, admission, nextWhen, nextArgs] = ARGV.slice(
@@ -554,7 +554,27 @@ const finish: Script = (server, KEYS, ARGV) => {
       out.push('ok');
     }
   }
-  return out;
+  let read: Reply = [];
+  const want = Number(ARGV[6]) || 0;
+  if (ARGV[5] !== '' && want > 0) {
+    try {
+      const reply = r(
+        'XREADGROUP',
+        'GROUP',
+        group,
+        ARGV[5],
+        'COUNT',
+        want,
+        'STREAMS',
+        KEYS[0],
+        '>',
+      );
+      if (Array.isArray(reply) && Array.isArray(reply[0])) read = reply[0][1];
+    } catch {
+      // no group: nothing is read along, as with redis.pcall
+    }
+  }
+  return [out, read];
 };
 
 const cancel: Script = (server, KEYS, ARGV) => {

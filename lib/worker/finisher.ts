@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { CONSUMER_GROUP } from '../docket.constants.js';
 import type { DocketRuntime } from '../docket.runtime.js';
 import { runScript } from '../redis/scripts.js';
+import type { StreamEntry } from './message.js';
 
 /** How one delivered message ended (see finish-2.lua). */
 export interface Finish {
@@ -26,6 +27,15 @@ export interface Finish {
 
 const BATCH = 100;
 
+/** A worker that reads its next messages in the call that records the ends of its last ones. */
+export interface ReadAlong {
+  consumer: string;
+  /** How many new messages the worker has room for now (0: none). */
+  room(): number;
+  /** The messages read along with a batch of ends. */
+  take(entries: StreamEntry[]): void;
+}
+
 /**
  * Writes the ends of executions, batching those that end in the same turn of the event loop
  * into one script call. A write that fails (Redis away) is tried again until it lands or the
@@ -41,6 +51,7 @@ export class Finisher {
     private readonly runtime: DocketRuntime,
     private readonly onDisruption: (error: unknown) => void,
     private readonly retryDelay: () => number,
+    private readonly readAlong?: ReadAlong,
   ) {}
 
   /** Resolves once the end is written (or the worker stopped trying). */
@@ -93,6 +104,8 @@ export class Finisher {
       options.executionTtl,
       options.deadLetterTtl,
     ];
+    const want = this.readAlong && !this.stopped ? Math.max(0, this.readAlong.room()) : 0;
+    args.push(want > 0 ? this.readAlong!.consumer : '', want);
     for (const f of batch) {
       args.push(
         f.key,
@@ -110,6 +123,12 @@ export class Finisher {
         f.nextArgs ?? '',
       );
     }
-    await runScript(connection.commands, 'finish', [keys.stream, keys.dead], args);
+    const [, read] = await runScript<[string[], StreamEntry[]]>(
+      connection.commands,
+      'finish',
+      [keys.stream, keys.dead],
+      args,
+    );
+    if (read.length > 0) this.readAlong!.take(read);
   }
 }

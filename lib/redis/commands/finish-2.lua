@@ -4,7 +4,8 @@
   KEYS[1] stream             KEYS[2] dead (dead-letter stream)
   ARGV[1] key prefix         ARGV[2] consumer group   ARGV[3] now (epoch ms)
   ARGV[4] executionTtl (ms; 0 = keep nothing)         ARGV[5] dead-letter retention (ms)
-  ARGV[6..] groups of 13: task key, message generation, message id, outcome, result, error,
+  ARGV[6] consumer that reads along ('' = none)        ARGV[7] most new messages it reads
+  ARGV[8..] groups of 13: task key, message generation, message id, outcome, result, error,
             retry when (epoch ms), attempt, task name, args, admission, next when, next args
     outcome 'completed' | 'failed' | 'cancelled': the execution ends; result ('' = none) is
             stored under results:<key> and the error ('' = none) in the runs hash, both for
@@ -21,11 +22,16 @@
   Every message is acknowledged and deleted. An outcome whose generation is not the key's
   current one changes nothing else (a successor exists).
 
-  Returns one status per group: 'ok' or 'superseded'.
+  After the ends, the consumer of ARGV[6] reads up to ARGV[7] new messages of the stream (as
+  XREADGROUP … '>' does), so that a worker whose tasks ended gets its next ones in this call.
+
+  Returns { statuses, messages }: one status per group, 'ok' or 'superseded', and the messages
+  read along as XREADGROUP gives them ({ id, { field, value, … } } each; none when the group is
+  missing).
 ]]
 local prefix, group, now, ttl, deadTtl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local out = {}
-for i = 6, #ARGV, 13 do
+for i = 8, #ARGV, 13 do
   local key, generation, id, outcome = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   local result, err, retryWhen, attempt = ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], ARGV[i + 7]
   local task, args, admission, nextWhen, nextArgs = ARGV[i + 8], ARGV[i + 9], ARGV[i + 10], ARGV[i + 11], ARGV[i + 12]
@@ -73,4 +79,10 @@ for i = 6, #ARGV, 13 do
     out[#out + 1] = 'ok'
   end
 end
-return out
+local read = {}
+local want = tonumber(ARGV[7]) or 0
+if ARGV[6] ~= '' and want > 0 then
+  local reply = redis.pcall('XREADGROUP', 'GROUP', group, ARGV[6], 'COUNT', want, 'STREAMS', KEYS[1], '>')
+  if type(reply) == 'table' and not reply.err and reply[1] then read = reply[1][2] end
+end
+return { out, read }

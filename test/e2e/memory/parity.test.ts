@@ -156,6 +156,39 @@ async function runSequence(seed: number, steps: number): Promise<void> {
   const script = (client: Client, name: ScriptName, k: string[], a: (string | number)[]) =>
     runScript(client, name, k, a);
 
+  /** Claim what both sides read (the same messages, by position), as a worker does. */
+  const claimRead = async (entries: [string, string[]][][]): Promise<void> => {
+    if (entries[0].length === 0) return;
+    const messages = entries[0].map(([id, fields], i) => {
+      const f: Record<string, string> = {};
+      for (let j = 0; j < fields.length; j += 2) f[fields[j]] = fields[j + 1];
+      return {
+        key: f.key,
+        generation: f.generation ?? '0',
+        ids: [id, entries[1][i][0]] as [string, string],
+        admission: pick(admissions),
+      };
+    });
+    const [statuses] = (await both(`claim ${messages.map((x) => x.key).join(',')}`, (c, side) =>
+      script(
+        c,
+        'claim',
+        [keys.stream],
+        [
+          keys.prefix,
+          CONSUMER_GROUP,
+          'w',
+          now,
+          pick([0, 600_000]),
+          ...messages.flatMap((x) => [x.key, x.generation, x.ids[side], x.admission]),
+        ],
+      ),
+    )) as [string[], string[]];
+    messages.forEach((message, i) => {
+      if (statuses[i] === 'run') held.push(message);
+    });
+  };
+
   try {
     await both('group', (c) => c.xgroup('CREATE', keys.stream, CONSUMER_GROUP, '0', 'MKSTREAM'));
     for (let step = 0; step < steps; step++) {
@@ -216,67 +249,45 @@ async function runSequence(seed: number, steps: number): Promise<void> {
         const [r, m] = (await both(`read ${count}`, (c) =>
           c.xreadgroup('GROUP', CONSUMER_GROUP, 'w', 'COUNT', count, 'STREAMS', keys.stream, '>'),
         )) as [[string, [string, string[]][]][] | null, [string, [string, string[]][]][] | null];
-        const entries = [r?.[0]?.[1] ?? [], m?.[0]?.[1] ?? []];
-        if (entries[0].length === 0) continue;
-        const messages = entries[0].map(([id, fields], i) => {
-          const f: Record<string, string> = {};
-          for (let j = 0; j < fields.length; j += 2) f[fields[j]] = fields[j + 1];
-          return {
-            key: f.key,
-            generation: f.generation ?? '0',
-            ids: [id, entries[1][i][0]] as [string, string],
-            admission: pick(admissions),
-          };
-        });
-        const [statuses] = (await both(`claim ${messages.map((x) => x.key).join(',')}`, (c, side) =>
-          script(
-            c,
-            'claim',
-            [keys.stream],
-            [
-              keys.prefix,
-              CONSUMER_GROUP,
-              'w',
-              now,
-              pick([0, 600_000]),
-              ...messages.flatMap((x) => [x.key, x.generation, x.ids[side], x.admission]),
-            ],
-          ),
-        )) as [string[], string[]];
-        messages.forEach((message, i) => {
-          if (statuses[i] === 'run') held.push(message);
-        });
+        await claimRead([r?.[0]?.[1] ?? [], m?.[0]?.[1] ?? []]);
       } else if (op < 0.75 && held.length > 0) {
         const message = held.splice(Math.floor(next() * held.length), 1)[0];
         const outcome = pick(['completed', 'completed', 'failed', 'retry', 'dead', 'cancelled']);
         const nextWhen = outcome === 'completed' && next() < 0.3 ? String(now + 300) : '';
-        await both(`finish ${message.key} ${outcome}${nextWhen ? ' +next' : ''}`, (c, side) =>
-          script(
-            c,
-            'finish',
-            [keys.stream, keys.dead],
-            [
-              keys.prefix,
-              CONSUMER_GROUP,
-              now,
-              pick([0, 600_000]),
-              600_000,
-              message.key,
-              message.generation,
-              message.ids[side],
-              outcome,
-              outcome === 'completed' ? '"done"' : '',
-              outcome === 'failed' || outcome === 'dead' ? 'Error: boom' : '',
-              outcome === 'retry' ? now + pick([0, 500]) : '',
-              2,
-              'task',
-              '["x"]',
-              message.admission,
-              nextWhen,
-              '',
-            ],
-          ),
-        );
+        // the worker reads its next messages in the same call, some of the time
+        const alongCount = pick([0, 0, 2]);
+        const [finished, finishedToo] = (await both(
+          `finish ${message.key} ${outcome}${nextWhen ? ' +next' : ''}`,
+          (c, side) =>
+            script(
+              c,
+              'finish',
+              [keys.stream, keys.dead],
+              [
+                keys.prefix,
+                CONSUMER_GROUP,
+                now,
+                pick([0, 600_000]),
+                600_000,
+                alongCount > 0 ? 'w' : '',
+                alongCount,
+                message.key,
+                message.generation,
+                message.ids[side],
+                outcome,
+                outcome === 'completed' ? '"done"' : '',
+                outcome === 'failed' || outcome === 'dead' ? 'Error: boom' : '',
+                outcome === 'retry' ? now + pick([0, 500]) : '',
+                2,
+                'task',
+                '["x"]',
+                message.admission,
+                nextWhen,
+                '',
+              ],
+            ),
+        )) as [[string[], [string, string[]][]], [string[], [string, string[]][]]];
+        await claimRead([finished[1], finishedToo[1]]);
       } else if (op < 0.82) {
         const key = pick(taskKeys);
         await both(`cancel ${key}`, (c) =>
