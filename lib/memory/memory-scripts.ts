@@ -314,7 +314,7 @@ const claim: Script = (server, KEYS, ARGV) => {
     else r('DEL', runs);
     publishState(r, prefix, key, { state: 'cancelled', completedAt: nowN });
   };
-  type Verdict = ['drop'] | ['defer', number] | ['wait', string] | null;
+  type Verdict = ['drop'] | ['defer', number | string] | ['wait', string] | null;
   const admit = (rules: Rule[], key: string): Verdict => {
     for (const rule of rules) {
       if (rule.t === 'cooldown') {
@@ -390,27 +390,11 @@ const claim: Script = (server, KEYS, ARGV) => {
       r('HSET', runs, 'generation', '0', 'state', 'queued', 'task', f.task ?? '');
       r('HSET', runs, 'args', f.args ?? '[]', 'when', due !== null ? f.when : now);
       r('HSET', runs, 'attempt', f.attempt ?? '1');
-      current = ['0', 'queued', null, f.task ?? null, f.args ?? null, f.attempt ?? null];
+      current = ['0', 'queued', null, f.task ?? '', f.args ?? '[]', f.attempt ?? '1'];
       if (due !== null && due > nowN) ahead = f.when;
     }
     const state = current[1];
-    if (ahead !== null) {
-      // a foreign producer's future task: it waits in the queue for its time
-      ack(id);
-      scheduleRun(
-        r,
-        prefix,
-        key,
-        current[3] ?? '',
-        current[4] ?? '[]',
-        ahead,
-        current[5] ?? '1',
-        now,
-        '',
-        '',
-      );
-      out.push('deferred');
-    } else if (
+    if (
       current[0] !== generation ||
       state === 'completed' ||
       state === 'failed' ||
@@ -425,7 +409,8 @@ const claim: Script = (server, KEYS, ARGV) => {
       cancel(runs, key);
       out.push('cancelled');
     } else {
-      const verdict = admit(rules, key);
+      // a foreign producer's future task waits in the queue for its time, as a rule would defer it
+      const verdict: Verdict = ahead !== null ? ['defer', ahead] : admit(rules, key);
       if (verdict?.[0] === 'drop') {
         ack(id);
         cancel(runs, key);

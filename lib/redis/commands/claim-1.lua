@@ -124,16 +124,11 @@ for i = 6, #ARGV, 4 do
     if due and (due ~= due or due == math.huge or due == -math.huge) then due = nil end
     redis.call('HSET', runs, 'generation', '0', 'state', 'queued', 'task', f.task or '', 'args', f.args or '[]',
       'when', due and f.when or now, 'attempt', f.attempt or '1')
-    current = { '0', 'queued', false, f.task, f.args, f.attempt }
+    current = { '0', 'queued', false, f.task or '', f.args or '[]', f.attempt or '1' }
     if due and due > nowN then ahead = f.when end
   end
   local state = current[2]
-  if ahead then
-    -- a foreign producer's future task: it waits in the queue for its time
-    ack(id)
-    schedule_run(prefix, key, current[4] or '', current[5] or '[]', ahead, current[6] or '1', now, '', '')
-    out[#out + 1] = 'deferred'
-  elseif current[1] ~= generation or state == 'completed' or state == 'failed' or state == 'cancelled' then
+  if current[1] ~= generation or state == 'completed' or state == 'failed' or state == 'cancelled' then
     ack(id)
     release_all(rules, key)
     out[#out + 1] = 'superseded'
@@ -143,7 +138,9 @@ for i = 6, #ARGV, 4 do
     cancel(runs, key)
     out[#out + 1] = 'cancelled'
   else
-    local verdict, detail = admit(rules, key)
+    -- a foreign producer's future task waits in the queue for its time, as a rule would defer it
+    local verdict, detail = 'defer', ahead
+    if not ahead then verdict, detail = admit(rules, key) end
     if verdict == 'drop' then
       ack(id)
       cancel(runs, key)
