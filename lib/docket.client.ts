@@ -364,13 +364,13 @@ export class DocketClient {
 
   /** @internal A snapshot that lists every task, however many (the testing kit's). */
   snapshotAll(): Promise<DocketSnapshot> {
-    return this.take(Infinity);
+    return this.take(Number.MAX_SAFE_INTEGER);
   }
 
   /** A snapshot listing at most `limit` stream entries, future tasks and waiters of each line. */
   private async take(limit: number): Promise<DocketSnapshot> {
     const { connection, keys } = this.runtime;
-    const last = Number.isFinite(limit) ? String(limit - 1) : '-1';
+    const last = String(limit - 1);
     await connection.ready();
     const takenAt = new Date();
     const redis = connection.commands;
@@ -378,7 +378,7 @@ export class DocketClient {
       .pipeline()
       .xlen(keys.stream)
       .zcard(keys.queue)
-      .xrange(keys.stream, '-', '+', 'COUNT', Number.isFinite(limit) ? limit : 1e9)
+      .xrange(keys.stream, '-', '+', 'COUNT', limit)
       .zrange(keys.queue, '0', last)
       .smembers(keys.lines)
       .exec())!.map(([error, value]) => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { DocketTask } from '../../lib/index.js';
+import { DocketRuntime } from '../../lib/docket.runtime.js';
 import {
   assertNoKeyWithoutTtl,
   createDocket,
@@ -61,12 +62,23 @@ describe('add', { timeout: 60_000 }, () => {
     assert.equal(execution.state, 'completed');
   });
 
-  it('adds made together go in one call and answer each in order, a repeated key included', async () => {
+  it('adds made together go in few calls and answer each in order, a repeated key included', async (t) => {
     tasks.calls = [];
     const add = (key: string, value: string) =>
       docket.client.add(Tasks.prototype.record, { key })(value);
     const replace = (key: string, value: string) =>
       docket.client.replace(Tasks.prototype.record, { key })(value);
+    // the script calls the client makes
+    const connection = docket.module.get(DocketRuntime).connection;
+    const calls: string[] = [];
+    const script = connection.script.bind(connection);
+    connection.script = (name, keys, args) => {
+      calls.push(name);
+      return script(name, keys, args);
+    };
+    t.after(() => {
+      connection.script = script;
+    });
     // one turn of the event loop: 100 adds (more than one call's worth), a repeat, a replace
     const executions = await Promise.all([
       ...Array.from({ length: 100 }, (_, i) => add(`batch-${i}`, `v${i}`)),
@@ -77,6 +89,8 @@ describe('add', { timeout: 60_000 }, () => {
       executions.slice(0, 100).map((e) => [e.key, e.disposition, e.state, e.args[0]]),
       Array.from({ length: 100 }, (_, i) => [`batch-${i}`, 'scheduled', 'queued', `v${i}`]),
     );
+    // 102 schedules in one turn: calls of 32, 32, 32 and the 6 left at the end of the turn
+    assert.deepEqual(calls, ['scheduleMany', 'scheduleMany', 'scheduleMany', 'scheduleMany']);
     const [again, later] = executions.slice(100);
     assert.equal(again.disposition, 'already_scheduled');
     assert.deepEqual(again.args, ['v7'], 'the live execution answers');
