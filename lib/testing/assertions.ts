@@ -53,6 +53,17 @@ async function waiting(docket: DocketClient): Promise<FutureTask[]> {
   return (await docket.snapshotAll()).future;
 }
 
+/** What is scheduled, and which of it matches `task` and `match`. */
+async function search(docket: DocketClient, task: TaskRef, match: TaskMatch) {
+  const name = nameOf(docket, task);
+  const tasks = await waiting(docket);
+  return {
+    call: describeCall(name, match),
+    tasks,
+    found: tasks.filter((t) => matches(t, name, match)),
+  };
+}
+
 function fail(message: string, from: (...args: any[]) => unknown): never {
   throw new AssertionError({ message, stackStartFn: from });
 }
@@ -66,13 +77,9 @@ export async function assertTaskScheduled(
   task: TaskRef,
   match: TaskMatch = {},
 ): Promise<void> {
-  const name = nameOf(docket, task);
-  const tasks = await waiting(docket);
-  if (tasks.some((t) => matches(t, name, match))) return;
-  fail(
-    `expected ${describeCall(name, match)} to be scheduled; ${listing(docket, tasks)}`,
-    assertTaskScheduled,
-  );
+  const { call, tasks, found } = await search(docket, task, match);
+  if (found.length > 0) return;
+  fail(`expected ${call} to be scheduled; ${listing(docket, tasks)}`, assertTaskScheduled);
 }
 
 /** Assert that no task matching `task` (and `match`) is scheduled on `docket`. */
@@ -81,12 +88,10 @@ export async function assertTaskNotScheduled(
   task: TaskRef,
   match: TaskMatch = {},
 ): Promise<void> {
-  const name = nameOf(docket, task);
-  const tasks = await waiting(docket);
-  const found = tasks.filter((t) => matches(t, name, match));
+  const { call, found } = await search(docket, task, match);
   if (found.length === 0) return;
   fail(
-    `expected ${describeCall(name, match)} not to be scheduled, found ${found.length}: ` +
+    `expected ${call} not to be scheduled, found ${found.length}: ` +
       found.map(describeTask).join('; '),
     assertTaskNotScheduled,
   );
