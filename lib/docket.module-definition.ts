@@ -1,5 +1,5 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
-import type { DocketModuleOptions } from './interfaces/docket-module-options.interface.js';
+import type { DocketModuleOptions } from './config/docket-module-options.interface.js';
 
 export const {
   ConfigurableModuleClass: DocketConfigurableModule,

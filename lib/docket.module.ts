@@ -1,15 +1,15 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { DocketClient } from './docket.client.js';
+import { DocketClient } from './producer/docket.client.js';
 import { DocketConfigurableModule } from './docket.module-definition.js';
 import { resolvedOptionsProvider } from './docket.providers.js';
 import { DocketRuntime } from './docket.runtime.js';
 import { DocketExplorer } from './explorer/docket.explorer.js';
 import { DocketMetadataAccessor } from './explorer/docket-metadata.accessor.js';
 import { TaskRegistry } from './explorer/task-registry.js';
-import { DocketHealthIndicator } from './health/docket-health.indicator.js';
+import { DocketHealthIndicator } from './observability/docket-health.indicator.js';
 import { SchedulerService } from './scheduler.service.js';
-import { BuiltinTasks } from './tasks/builtin.tasks.js';
+import { BuiltinTasks } from './explorer/builtin.tasks.js';
 import { DocketWorker } from './worker.service.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { Provider } from '@nestjs/common';
-import { DOCKET_RESOLVED_OPTIONS } from './docket.constants.js';
+import { DOCKET_RESOLVED_OPTIONS } from './docket.tokens.js';
 import { DOCKET_MODULE_OPTIONS } from './docket.module-definition.js';
-import { resolveOptions } from './docket-options.js';
-import type { DocketModuleOptions } from './interfaces/docket-module-options.interface.js';
+import { resolveOptions } from './config/resolve-options.js';
+import type { DocketModuleOptions } from './config/docket-module-options.interface.js';
 
 /** The options with defaults merged in and validated: a bad option fails the boot here. */
 export const resolvedOptionsProvider: Provider = {

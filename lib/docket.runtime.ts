@@ -1,14 +1,14 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { StrikeSync } from './behaviours/strike-sync.js';
-import { CONSUMER_GROUP, DOCKET_RESOLVED_OPTIONS } from './docket.constants.js';
-import type { ResolvedDocketOptions } from './docket-options.js';
+import { CONSUMER_GROUP, DOCKET_RESOLVED_OPTIONS } from './docket.tokens.js';
+import type { ResolvedDocketOptions } from './config/resolve-options.js';
 import { TaskRegistry } from './explorer/task-registry.js';
-import { DocketConnection } from './redis/connection.js';
-import { DocketKeys } from './redis/keys.js';
-import { Subscriptions } from './redis/subscriptions.js';
-import { NO_METRICS, type DocketMetrics } from './metrics/docket-metrics.js';
-import { prometheusMetrics } from './metrics/prometheus-metrics.js';
-import { DocketTracing } from './tracing/docket-tracing.js';
+import { DocketConnection } from './store/connection.js';
+import { DocketKeys } from './store/keys.js';
+import { Subscriptions } from './store/subscriptions.js';
+import { NO_METRICS, type DocketMetrics } from './observability/docket-metrics.js';
+import { prometheusMetrics } from './observability/prometheus-metrics.js';
+import { DocketTracing } from './observability/docket-tracing.js';
 
 /**
  * What the client, the worker and executions share: options, key names, connections and the

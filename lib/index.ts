@@ -1,13 +1,13 @@
 export { DocketModule } from './docket.module.js';
 export { DOCKET_MODULE_OPTIONS } from './docket.module-definition.js';
-export { DocketClient } from './docket.client.js';
+export { DocketClient } from './producer/docket.client.js';
 export { DocketWorker } from './worker.service.js';
 export { SchedulerService } from './scheduler.service.js';
-export * from './decorators/index.js';
+export * from './explorer/index.js';
 export * from './errors/index.js';
 export * from './execution/index.js';
-export * from './health/index.js';
-export type { DocketMetrics, TaskCounter, TaskLabels } from './metrics/docket-metrics.js';
+export * from './observability/index.js';
+export * from './config/index.js';
 export * from './interfaces/index.js';
 export * from './dashboard/index.js';
 export * from './testing/index.js';

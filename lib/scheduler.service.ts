@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DocketRuntime } from './docket.runtime.js';
-import { runScript } from './redis/scripts.js';
+import { runScript } from './store/scripts.js';
 
 const BATCH = 1_000;
 

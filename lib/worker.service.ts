@@ -5,13 +5,13 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Cluster } from 'ioredis';
-import { CONSUMER_GROUP } from './docket.constants.js';
-import { DocketClient } from './docket.client.js';
-import type { ResolvedWorkerOptions } from './docket-options.js';
+import { CONSUMER_GROUP } from './docket.tokens.js';
+import { DocketClient } from './producer/docket.client.js';
+import type { ResolvedWorkerOptions } from './config/resolve-options.js';
 import { DocketRuntime } from './docket.runtime.js';
 import { ExecutionCancelledError } from './errors/execution-cancelled.error.js';
-import type { RedisClient } from './redis/connection.js';
-import { runScript } from './redis/scripts.js';
+import type { RedisClient } from './store/connection.js';
+import { runScript } from './store/scripts.js';
 import { SchedulerService } from './scheduler.service.js';
 import { sleep, within } from './util/time.js';
 import { Finisher, type Finish } from './worker/finisher.js';
@@ -26,7 +26,7 @@ import {
 } from './worker/message.js';
 import { RunningTask, runTask } from './worker/task-runner.js';
 import { admissionFor } from './behaviours/task-plan.js';
-import { argumentCountProblem } from './behaviours/arguments.js';
+import { argumentCountProblem } from './explorer/arguments.js';
 
 type Mode = 'stopped' | 'running' | 'draining';
 

@@ -2,5 +2,5 @@
 import { cpSync } from 'node:fs';
 
 for (const out of process.argv.slice(2)) {
-  cpSync('lib/redis/commands', `${out}/redis/commands`, { recursive: true });
+  cpSync('lib/store/lua', `${out}/store/lua`, { recursive: true });
 }

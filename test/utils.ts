@@ -8,7 +8,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis, type RedisOptions } from 'ioredis';
 import { DocketClient, DocketModule, DocketWorker } from '../lib/index.js';
 import type { DocketModuleOptions } from '../lib/index.js';
-import { MemoryRedis } from '../lib/memory/memory-redis.js';
+import { MemoryRedis } from '../lib/store/memory/memory-redis.js';
 
 /**
  * The backend this test process runs on: test/run.mjs runs the engine suite once on its own

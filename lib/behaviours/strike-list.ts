@@ -1,5 +1,5 @@
 import type { StrikeOperator } from '../interfaces/strike-condition.interface.js';
-import { argumentPath, argumentValue } from './arguments.js';
+import { argumentPath, argumentValue } from '../explorer/arguments.js';
 
 /** A strike as stored: `task` and `parameter` null mean "any". */
 export interface Strike {

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { decodeResult } from '../execution/codec.js';
 import type { StrikeOperator } from '../interfaces/strike-condition.interface.js';
-import type { DocketConnection } from '../redis/connection.js';
-import type { DocketKeys } from '../redis/keys.js';
-import type { Subscriptions } from '../redis/subscriptions.js';
+import type { DocketConnection } from '../store/connection.js';
+import type { DocketKeys } from '../store/keys.js';
+import type { Subscriptions } from '../store/subscriptions.js';
 import { StrikeList } from './strike-list.js';
 
 /**

@@ -1,7 +1,12 @@
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
 import { encodeResult } from '../execution/codec.js';
 import type { TaskDefinition } from '../explorer/task-definition.js';
-import { argumentPath, argumentValue, describeParameters, type ArgumentPath } from './arguments.js';
+import {
+  argumentPath,
+  argumentValue,
+  describeParameters,
+  type ArgumentPath,
+} from '../explorer/arguments.js';
 import { CronSchedule, cronOptions } from './cron.js';
 
 type RuleKind = 'conc' | 'rate' | 'debounce' | 'cooldown';

@@ -1,8 +1,8 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
-import type { DocketClient } from '../docket.client.js';
-import { DEFAULTS } from '../docket.constants.js';
-import { parseRedisUrl, redactUrl } from '../redis/redis-url.js';
+import type { DocketClient } from '../producer/docket.client.js';
+import { DEFAULTS } from '../docket.tokens.js';
+import { parseRedisUrl, redactUrl } from '../store/redis-url.js';
 import { toCliError, usageError } from './cli-error.js';
 
 /** The docket a command works on, from `--url` / `DOCKET_URL` and `--docket` / `DOCKET_NAME`. */
@@ -68,7 +68,7 @@ export async function withClient<T>(
   const [{ NestFactory }, { DocketModule }, { DocketClient }] = await Promise.all([
     import('@nestjs/core'),
     import('../docket.module.js'),
-    import('../docket.client.js'),
+    import('../producer/docket.client.js'),
   ]);
   let app: INestApplicationContext;
   try {

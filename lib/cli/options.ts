@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_NAME, DEFAULT_URL } from './context.js';
-import { InvalidValueError } from './values.js';
+import { InvalidValueError } from '../util/typed-value.js';
 
 /** A commander argument parser from one of ours: a bad value becomes a usage error. */
 export function argParser<T>(parse: (text: string) => T): (text: string) => T {

@@ -6,7 +6,7 @@ import {
   Optional,
 } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { DocketClient } from '../docket.client.js';
+import { DocketClient } from '../producer/docket.client.js';
 import { DocketRuntime } from '../docket.runtime.js';
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
 import { DOCKET_DASHBOARD_OPTIONS } from './dashboard.constants.js';

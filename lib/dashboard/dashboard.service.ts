@@ -6,7 +6,7 @@ import {
   NotFoundException,
   type OnModuleInit,
 } from '@nestjs/common';
-import { InvalidValueError, parseTypedValue } from '../cli/values.js';
+import { InvalidValueError, parseTypedValue } from '../util/typed-value.js';
 import { progressFromHash } from '../execution/events.js';
 import type { StrikeCondition, StrikeOperator } from '../interfaces/strike-condition.interface.js';
 import type { WorkerInfo } from '../interfaces/snapshot.interface.js';

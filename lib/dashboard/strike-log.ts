@@ -1,4 +1,4 @@
-import { describeValue } from '../cli/values.js';
+import { describeValue } from '../util/typed-value.js';
 import type { DocketRuntime } from '../docket.runtime.js';
 import { decodeResult } from '../execution/codec.js';
 import type { StrikeCondition, StrikeOperator } from '../interfaces/strike-condition.interface.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DOCKET_CTX_METADATA, DOCKET_TASK_METADATA } from '../docket.constants.js';
+import { DOCKET_CTX_METADATA, DOCKET_TASK_METADATA } from '../docket.tokens.js';
 import type { DocketTaskOptions } from '../interfaces/docket-task-options.interface.js';
 
 /** The one reader of the metadata that `@DocketTask` and `@Ctx` write. */

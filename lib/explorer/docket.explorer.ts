@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { compilePlan } from '../behaviours/task-plan.js';
-import { DOCKET_RESOLVED_OPTIONS } from '../docket.constants.js';
-import type { ResolvedDocketOptions } from '../docket-options.js';
+import { DOCKET_RESOLVED_OPTIONS } from '../docket.tokens.js';
+import type { ResolvedDocketOptions } from '../config/resolve-options.js';
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
-import { DocketKeys } from '../redis/keys.js';
+import { DocketKeys } from '../store/keys.js';
 import { DocketMetadataAccessor } from './docket-metadata.accessor.js';
 import { parameterList } from './parameter-names.js';
 import { TaskRegistry } from './task-registry.js';

@@ -1,4 +1,2 @@
-export * from './docket-metadata.accessor.js';
-export * from './docket.explorer.js';
-export * from './task-definition.js';
-export * from './task-registry.js';
+export * from './ctx.decorator.js';
+export * from './docket-task.decorator.js';

@@ -1,4 +1,3 @@
-export * from './docket-module-options.interface.js';
 export * from './docket-task-options.interface.js';
 export * from './execution.interface.js';
 export * from './snapshot.interface.js';

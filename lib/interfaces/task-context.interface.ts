@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import type { DocketClient } from '../docket.client.js';
+import type { DocketClient } from '../producer/docket.client.js';
 import type { Execution } from '../execution/execution.js';
 
 /** Progress reporting of a running task; each call is published live. */

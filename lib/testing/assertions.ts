@@ -1,6 +1,6 @@
 import { AssertionError } from 'node:assert';
 import { inspect, isDeepStrictEqual } from 'node:util';
-import type { DocketClient } from '../docket.client.js';
+import type { DocketClient } from '../producer/docket.client.js';
 import type { DocketRuntime } from '../docket.runtime.js';
 import type { TaskRef } from '../execution/task-args.type.js';
 import type { FutureTask } from '../interfaces/snapshot.interface.js';

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { DocketClient } from '../docket.client.js';
+import type { DocketClient } from '../producer/docket.client.js';
 import type { DocketRuntime } from '../docket.runtime.js';
 
 /** How often the chains of automatic tasks are checked and re-seeded when severed. */

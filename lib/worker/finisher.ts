@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
-import { CONSUMER_GROUP } from '../docket.constants.js';
+import { CONSUMER_GROUP } from '../docket.tokens.js';
 import type { DocketRuntime } from '../docket.runtime.js';
-import { runScript } from '../redis/scripts.js';
+import { runScript } from '../store/scripts.js';
 import type { StreamEntry } from './message.js';
 
 /** How one delivered message ended (see finish-2.lua). */

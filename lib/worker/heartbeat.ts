@@ -1,5 +1,5 @@
 import type { DocketRuntime } from '../docket.runtime.js';
-import { runScript } from '../redis/scripts.js';
+import { runScript } from '../store/scripts.js';
 import { within } from '../util/time.js';
 
 /** Re-write the task registry every this many beats (it expires if Redis lost it). */

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { DocketClient } from '../docket.client.js';
+import type { DocketClient } from '../producer/docket.client.js';
 import type { DocketRuntime } from '../docket.runtime.js';
 import type { Execution } from '../execution/execution.js';
 import type {
@@ -7,7 +7,7 @@ import type {
   TaskProgress,
   TaskTimeout,
 } from '../interfaces/task-context.interface.js';
-import { runScript } from '../redis/scripts.js';
+import { runScript } from '../store/scripts.js';
 import { ForcedRetry } from './forced-retry.js';
 import type { TaskMessage } from './message.js';
 

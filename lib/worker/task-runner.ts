@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { attemptsOf, retryDelay } from '../behaviours/retry.js';
-import type { DocketClient } from '../docket.client.js';
+import type { DocketClient } from '../producer/docket.client.js';
 import type { DocketRuntime } from '../docket.runtime.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large.error.js';
 import { TimeoutError } from '../errors/timeout.error.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { hostname } from 'node:os';
 import { describe, it } from 'node:test';
-import { resolveOptions } from '../../lib/docket-options.js';
+import { resolveOptions } from '../../lib/config/resolve-options.js';
 import { DocketConfigurationError } from '../../lib/errors/docket-configuration.error.js';
 import type { DocketModuleOptions } from '../../lib/index.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DocketConfigurationError } from '../../lib/errors/docket-configuration.error.js';
-import { parseRedisUrl, redactUrl } from '../../lib/redis/redis-url.js';
+import { parseRedisUrl, redactUrl } from '../../lib/store/redis-url.js';
 
 describe('parseRedisUrl', () => {
   it('reads redis:// with user, password, port and database', () => {

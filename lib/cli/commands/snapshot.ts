@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { DocketSnapshot } from '../../interfaces/snapshot.interface.js';
-import { redactUrl } from '../../redis/redis-url.js';
+import { redactUrl } from '../../store/redis-url.js';
 import { targetOf, withClient, type Target } from '../context.js';
 import { clock, color, plural, relative, table, toJson } from '../format.js';
 import { jsonOption } from '../options.js';

@@ -5,7 +5,7 @@ import type {
 } from '../../interfaces/strike-condition.interface.js';
 import { usageError } from '../cli-error.js';
 import { targetOf, withClient } from '../context.js';
-import { describeValue, InvalidValueError, parseTypedValue } from '../values.js';
+import { describeValue, InvalidValueError, parseTypedValue } from '../../util/typed-value.js';
 
 const OPERATORS: readonly StrikeOperator[] = ['==', '!=', '>', '>=', '<', '<=', 'between'];
 

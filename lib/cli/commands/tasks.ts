@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import type { DocketClient } from '../../docket.client.js';
+import type { DocketClient } from '../../producer/docket.client.js';
 import { targetOf, withClient, type Target } from '../context.js';
 import { formatDuration } from '../format.js';
 import { argParser } from '../options.js';
-import { parseDuration, parseNonNegative } from '../values.js';
+import { parseDuration, parseNonNegative } from '../../util/typed-value.js';
 
 interface AddFlags {
   delay?: number;

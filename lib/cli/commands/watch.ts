@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { DocketClient } from '../../docket.client.js';
+import type { DocketClient } from '../../producer/docket.client.js';
 import type { Execution } from '../../execution/execution.js';
 import type { ExecutionState, StateEvent } from '../../interfaces/execution.interface.js';
 import { CliError } from '../cli-error.js';

@@ -1,8 +1,8 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { type Command, Option } from 'commander';
-import type { ResolvedDocketOptions } from '../../docket-options.js';
+import type { ResolvedDocketOptions } from '../../config/resolve-options.js';
 import type { DocketRuntime } from '../../docket.runtime.js';
-import { redactUrl } from '../../redis/redis-url.js';
+import { redactUrl } from '../../store/redis-url.js';
 import type { DocketWorker } from '../../worker.service.js';
 import { toCliError, usageError } from '../cli-error.js';
 import { checkDocketName, checkUrl } from '../context.js';
@@ -15,7 +15,7 @@ import {
   parseWorkerValue,
   WORKER_OPTIONS,
   workerOptionsFromEnv,
-} from '../worker-env.js';
+} from '../../config/environment.js';
 
 const CONTEXT = 'DocketCli';
 

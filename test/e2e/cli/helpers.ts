@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { resolveOptions } from '../../../lib/docket-options.js';
+import { resolveOptions } from '../../../lib/config/resolve-options.js';
 import { REDIS_URL, uniqueName } from '../../utils.js';
 
 /** The built CLI, as `npx docket` runs it. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatDuration, relative } from '../../../lib/cli/format.js';
-import { parseDuration, parseTypedValue } from '../../../lib/cli/values.js';
-import { envName, WORKER_OPTIONS, workerOptionsFromEnv } from '../../../lib/cli/worker-env.js';
+import { parseDuration, parseTypedValue } from '../../../lib/util/typed-value.js';
+import { envName, WORKER_OPTIONS, workerOptionsFromEnv } from '../../../lib/config/environment.js';
 
 // Pure functions of the CLI; no Redis and no child process.
 describe('docket CLI: values, durations and times', () => {

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { CONSUMER_GROUP } from '../../../lib/docket.constants.js';
-import { MemoryRedis } from '../../../lib/memory/memory-redis.js';
-import { DocketKeys } from '../../../lib/redis/keys.js';
-import { defineScripts, runScript, type ScriptName } from '../../../lib/redis/scripts.js';
+import { CONSUMER_GROUP } from '../../../lib/docket.tokens.js';
+import { MemoryRedis } from '../../../lib/store/memory/memory-redis.js';
+import { DocketKeys } from '../../../lib/store/keys.js';
+import { defineScripts, runScript, type ScriptName } from '../../../lib/store/scripts.js';
 import { REDIS_ONLY, REDIS_URL } from '../../utils.js';
 
 // The memory:// scripts keep the contract of the Lua scripts: the same random sequence of

@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { Cluster, Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
-import { CONNECT_WAIT_MS } from '../docket.constants.js';
+import { CONNECT_WAIT_MS } from '../docket.tokens.js';
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
 import { RedisUnavailableError } from '../errors/redis-unavailable.error.js';
-import { MemoryRedis } from '../memory/memory-redis.js';
+import { MemoryRedis } from './memory/memory-redis.js';
 import { defineScripts, runScript, type ScriptName } from './scripts.js';
 import { parseRedisUrl, redactUrl } from './redis-url.js';
 

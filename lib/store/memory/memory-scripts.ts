@@ -1,4 +1,4 @@
-import type { ScriptName } from '../redis/scripts.js';
+import type { ScriptName } from '../scripts.js';
 import type { MemoryServer, Reply } from './memory-server.js';
 
 /**

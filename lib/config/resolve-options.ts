@@ -1,11 +1,11 @@
 import { hostname } from 'node:os';
 import type { RedisOptions } from 'ioredis';
-import { DEFAULTS } from './docket.constants.js';
-import { DocketConfigurationError } from './errors/docket-configuration.error.js';
-import type { DocketModuleOptions } from './interfaces/docket-module-options.interface.js';
-import type { RedisClient } from './redis/connection.js';
-import { parseRedisUrl } from './redis/redis-url.js';
-import { workerOptionsFromEnv } from './cli/worker-env.js';
+import { DEFAULTS } from '../docket.tokens.js';
+import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
+import type { DocketModuleOptions } from './docket-module-options.interface.js';
+import type { RedisClient } from '../store/connection.js';
+import { parseRedisUrl } from '../store/redis-url.js';
+import { workerOptionsFromEnv } from './environment.js';
 
 export interface ResolvedWorkerOptions {
   name: string;

@@ -9,7 +9,7 @@ export interface DocketScript {
 }
 
 const read = (file: string): string =>
-  readFileSync(new URL(`./commands/${file}`, import.meta.url), 'utf8');
+  readFileSync(new URL(`./lua/${file}`, import.meta.url), 'utf8');
 
 /** Functions every script may call (schedule_run, release_slot), prepended to each. */
 const COMMON = read('_common.lua');

@@ -1,4 +1,4 @@
-import { DOCKET_CTX_METADATA } from '../docket.constants.js';
+import { DOCKET_CTX_METADATA } from '../docket.tokens.js';
 
 /** Mark the parameter that receives the `TaskContext`; it is not a task argument. */
 export function Ctx(): ParameterDecorator {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Ctx } from '../decorators/ctx.decorator.js';
-import { DocketTask } from '../decorators/docket-task.decorator.js';
+import { Ctx } from './ctx.decorator.js';
+import { DocketTask } from './docket-task.decorator.js';
 import type { TaskContext } from '../interfaces/task-context.interface.js';
 import { sleep } from '../util/time.js';
 

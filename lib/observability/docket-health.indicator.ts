@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { CONNECT_WAIT_MS } from '../docket.constants.js';
+import { CONNECT_WAIT_MS } from '../docket.tokens.js';
 import { DocketRuntime } from '../docket.runtime.js';
 import { DocketWorker } from '../worker.service.js';
 

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { SCRIPTS, type ScriptName } from '../redis/scripts.js';
+import { SCRIPTS, type ScriptName } from '../scripts.js';
 import { MEMORY_SCRIPTS } from './memory-scripts.js';
 import { memoryServer, type Arg, type MemoryServer, type Reply } from './memory-server.js';
 

@@ -1,4 +1,4 @@
-import type { TaskDefinition } from '../explorer/task-definition.js';
+import type { TaskDefinition } from './task-definition.js';
 
 /** Where an argument named by a task option lives: parameter position and path inside it. */
 export interface ArgumentPath {

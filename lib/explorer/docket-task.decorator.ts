@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import { DOCKET_TASK_METADATA } from '../docket.constants.js';
+import { DOCKET_TASK_METADATA } from '../docket.tokens.js';
 import type { DocketTaskOptions } from '../interfaces/docket-task-options.interface.js';
 
 /**

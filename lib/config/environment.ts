@@ -1,6 +1,6 @@
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
-import type { DocketWorkerOptions } from '../interfaces/docket-module-options.interface.js';
-import { parseBoolean, parseDuration, parseWholeNumber } from './values.js';
+import type { DocketWorkerOptions } from './docket-module-options.interface.js';
+import { parseBoolean, parseDuration, parseWholeNumber } from '../util/typed-value.js';
 
 type WorkerKey = Exclude<keyof DocketWorkerOptions, 'autoStart'>;
 

@@ -1,26 +1,26 @@
 import { randomFillSync } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
-import { CONSUMER_GROUP } from './docket.constants.js';
-import { DocketRuntime } from './docket.runtime.js';
-import { OPERATORS } from './behaviours/strike-list.js';
-import { PayloadTooLargeError } from './errors/payload-too-large.error.js';
-import { decodeArgs, encodeArgs, encodeResult } from './execution/codec.js';
-import { Execution } from './execution/execution.js';
-import type { TaskArgs, TaskRef } from './execution/task-args.type.js';
+import { CONSUMER_GROUP } from '../docket.tokens.js';
+import { DocketRuntime } from '../docket.runtime.js';
+import { OPERATORS } from '../behaviours/strike-list.js';
+import { PayloadTooLargeError } from '../errors/payload-too-large.error.js';
+import { decodeArgs, encodeArgs, encodeResult } from '../execution/codec.js';
+import { Execution } from '../execution/execution.js';
+import type { TaskArgs, TaskRef } from '../execution/task-args.type.js';
 import type {
   AddOptions,
   ExecutionState,
   ReplaceOptions,
-} from './interfaces/execution.interface.js';
+} from '../interfaces/execution.interface.js';
 import type {
   DeadLetter,
   DocketSnapshot,
   FutureTask,
   RunningTask,
   WorkerInfo,
-} from './interfaces/snapshot.interface.js';
-import type { StrikeCondition } from './interfaces/strike-condition.interface.js';
+} from '../interfaces/snapshot.interface.js';
+import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
 
 type ScheduleReply = [string, string, string, string, string, string, string];
 

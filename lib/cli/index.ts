@@ -1,1 +1,0 @@
-export { workerOptionsFromEnv, WORKER_OPTIONS, envName } from './worker-env.js';

@@ -1,0 +1,1 @@
+export * from './docket-module-options.interface.js';

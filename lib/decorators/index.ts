@@ -1,2 +1,0 @@
-export * from './ctx.decorator.js';
-export * from './docket-task.decorator.js';

@@ -1,1 +1,0 @@
-export * from './docket-health.indicator.js';
