@@ -1,15 +1,15 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { DocketClient } from './producer/docket.client.js';
 import { DocketConfigurableModule } from './docket.module-definition.js';
-import { resolvedOptionsProvider } from './docket.providers.js';
-import { DocketRuntime } from './docket.runtime.js';
-import { DocketExplorer } from './explorer/docket.explorer.js';
-import { DocketMetadataAccessor } from './explorer/docket-metadata.accessor.js';
-import { TaskRegistry } from './explorer/task-registry.js';
-import { DocketHealthIndicator } from './observability/docket-health.indicator.js';
-import { SchedulerService } from './scheduler.service.js';
+import { DOCKET_PROVIDERS } from './docket.providers.js';
 import { BuiltinTasks } from './explorer/builtin.tasks.js';
+import { DocketExplorer } from './explorer/docket.explorer.js';
+import { TaskRegistry } from './explorer/task-registry.js';
+import { DeadLetters } from './inspection/dead-letters.js';
+import { DocketInspector } from './inspection/docket-inspector.js';
+import { DocketHealthIndicator } from './observability/docket-health.indicator.js';
+import { DocketClient } from './producer/docket.client.js';
+import { SchedulerService } from './scheduler.service.js';
 import { DocketWorker } from './worker.service.js';
 
 /**
@@ -19,17 +19,17 @@ import { DocketWorker } from './worker.service.js';
 @Module({
   imports: [DiscoveryModule],
   providers: [
-    resolvedOptionsProvider,
+    ...DOCKET_PROVIDERS,
     TaskRegistry,
-    DocketMetadataAccessor,
     DocketExplorer,
-    DocketRuntime,
+    DocketInspector,
+    DeadLetters,
     DocketClient,
     SchedulerService,
     DocketWorker,
     BuiltinTasks,
     DocketHealthIndicator,
   ],
-  exports: [DocketClient, DocketWorker, DocketHealthIndicator],
+  exports: [DocketClient, DocketWorker, DocketInspector, DocketHealthIndicator],
 })
 export class DocketModule extends DocketConfigurableModule {}

@@ -1,13 +1,3 @@
-export { DocketModule } from './docket.module.js';
-export { DOCKET_MODULE_OPTIONS } from './docket.module-definition.js';
-export { DocketClient } from './producer/docket.client.js';
-export { DocketWorker } from './worker.service.js';
-export { SchedulerService } from './scheduler.service.js';
-export * from './explorer/index.js';
-export * from './errors/index.js';
-export * from './execution/index.js';
-export * from './observability/index.js';
-export * from './config/index.js';
-export * from './interfaces/index.js';
+export * from './public-api.js';
 export * from './dashboard/index.js';
 export * from './testing/index.js';

@@ -1,14 +1,19 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { DocketRuntime } from './docket.runtime.js';
-import { runScript } from './store/scripts.js';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ResolvedDocketOptions } from './config/resolve-options.js';
+import { DOCKET_OPTIONS, DOCKET_STORE } from './docket.tokens.js';
+import type { DocketStore, Unsubscribe } from './store/docket-store.js';
 
+/** Most due tasks moved in one call (the rest in the next, at once). */
 const BATCH = 1_000;
+
+/** Timers cannot wait longer than ~24 days; an hourly look is free. */
+const LONGEST_SLEEP = 3_600_000;
 
 /**
  * Moves future tasks to the stream when they are due. It sleeps until the earliest due task
- * and is woken early by the announcement that an earlier task was scheduled; only while it
- * cannot hear announcements (its subscriber reconnecting) does it look every
- * `schedulingResolution` ms.
+ * and is woken early by the announcement that an earlier task was scheduled; while it cannot
+ * hear announcements (its subscriber reconnecting) it looks every `schedulingResolution` ms.
+ * The worker starts and stops it.
  */
 @Injectable()
 export class SchedulerService {
@@ -20,27 +25,29 @@ export class SchedulerService {
   /** A wake-up that came while the loop was not asleep. */
   private woken = false;
   private loop?: Promise<void>;
-  private undo: (() => unknown)[] = [];
-  /** Called on each Redis error, for the worker's disruption count. */
-  onDisruption: (error: unknown) => void = () => undefined;
+  private undo: (Unsubscribe | (() => unknown))[] = [];
+  private disrupted: (error: unknown) => void = () => undefined;
 
-  constructor(private readonly runtime: DocketRuntime) {}
+  constructor(
+    @Inject(DOCKET_OPTIONS) private readonly options: ResolvedDocketOptions,
+    @Inject(DOCKET_STORE) private readonly store: DocketStore,
+  ) {}
 
-  async start(): Promise<void> {
+  /** @internal Start the loop; `disrupted` hears each Redis error it meets. */
+  async start(disrupted: (error: unknown) => void = () => undefined): Promise<void> {
     if (this.running) return;
     this.running = true;
-    const { subscriptions, keys } = this.runtime;
+    this.disrupted = disrupted;
     try {
-      this.undo.push(
-        await subscriptions.subscribe(keys.wakeChannel, (due) => this.wakeBy(Number(due))),
-      );
+      this.undo.push(await this.store.onWake((due) => this.wakeBy(due)));
     } catch (error) {
-      this.onDisruption(error);
+      this.disrupted(error);
     }
-    this.undo.push(subscriptions.onReconnect(() => this.wakeBy(0)));
+    this.undo.push(this.store.onReconnect(() => this.wakeBy(0)));
     this.loop = this.run();
   }
 
+  /** @internal Stop the loop; resolves once it has ended. */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
@@ -56,41 +63,29 @@ export class SchedulerService {
   }
 
   private async run(): Promise<void> {
-    const resolution = this.resolution;
+    const worker = this.options.worker;
+    const resolution = worker ? worker.schedulingResolution : 250;
+    const retryDelay = worker ? worker.reconnectionDelay : 1_000;
     while (this.running) {
       let next: number;
       try {
         next = await this.moveDue();
       } catch (error) {
-        this.onDisruption(error);
+        this.disrupted(error);
         this.logger.warn(`moving due tasks failed: ${(error as Error).message}`);
-        next =
-          Date.now() +
-          (this.runtime.options.worker ? this.runtime.options.worker.reconnectionDelay : 1_000);
+        next = Date.now() + retryDelay;
       }
       if (!this.running) break;
-      if (!this.runtime.subscriptions.listening) next = Math.min(next, Date.now() + resolution);
+      if (!this.store.listening) next = Math.min(next, Date.now() + resolution);
       await this.sleepUntil(next);
     }
   }
 
-  private get resolution(): number {
-    const worker = this.runtime.options.worker;
-    return worker ? worker.schedulingResolution : 250;
-  }
-
-  /** Move every due task; returns when the next one is due (Infinity: none). */
+  /** @internal Move every due task; returns when the next one is due (Infinity: none). */
   async moveDue(): Promise<number> {
-    const { connection, keys } = this.runtime;
-    await connection.ready();
     for (;;) {
-      const [moved, next] = await runScript<[number, string]>(
-        connection.commands,
-        'moveDue',
-        [keys.queue, keys.stream],
-        [Date.now(), keys.prefix, BATCH],
-      );
-      if (moved < BATCH) return next === '-1' ? Infinity : Number(next);
+      const { moved, next } = await this.store.moveDue(Date.now(), BATCH);
+      if (moved < BATCH) return next;
     }
   }
 
@@ -108,9 +103,7 @@ export class SchedulerService {
         resolve();
       };
       this.wake = done;
-      // Timers cannot wait longer than ~24 days; an hourly look is free.
-      const wait = Math.min(at - Date.now(), 3_600_000);
-      this.timer = setTimeout(done, Math.max(0, wait));
+      this.timer = setTimeout(done, Math.max(0, Math.min(at - Date.now(), LONGEST_SLEEP)));
     });
   }
 }

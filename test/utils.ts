@@ -8,7 +8,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis, type RedisOptions } from 'ioredis';
 import { DocketClient, DocketModule, DocketWorker } from '../lib/index.js';
 import type { DocketModuleOptions } from '../lib/index.js';
-import { MemoryRedis } from '../lib/store/memory/memory-redis.js';
+import { MemoryClient } from '../lib/store/memory/memory-client.js';
 
 /**
  * The backend this test process runs on: test/run.mjs runs the engine suite once on its own
@@ -37,7 +37,7 @@ export function uniqueName(prefix = 't'): string {
  * in-process server with the same commands); close it with `disconnect()`.
  */
 export function rawRedis(): Redis {
-  if (BACKEND === 'memory') return new MemoryRedis('tests') as unknown as Redis;
+  if (BACKEND === 'memory') return new MemoryClient('tests') as unknown as Redis;
   return new Redis(REDIS_URL);
 }
 

@@ -1,4 +1,18 @@
 import type { RetryOptions } from '../interfaces/docket-task-options.interface.js';
+import type { PlanContext } from './plan-checks.js';
+
+/** Check a retry option at boot. */
+export function checkRetry(context: PlanContext, retry: RetryOptions): void {
+  const { attempts, delay, maxDelay, backoff } = retry;
+  if (!(attempts === Infinity || (Number.isInteger(attempts) && attempts >= 1))) {
+    context.fail(`retry.attempts must be a whole number ≥ 1 or Infinity, not ${String(attempts)}`);
+  }
+  if (delay !== undefined && !(delay >= 0)) context.fail(`retry.delay must be ≥ 0 ms`);
+  if (maxDelay !== undefined && !(maxDelay >= 0)) context.fail(`retry.maxDelay must be ≥ 0 ms`);
+  if (backoff !== undefined && backoff !== 'fixed' && backoff !== 'exponential') {
+    context.fail(`retry.backoff must be 'fixed' or 'exponential'`);
+  }
+}
 
 /** Total attempts a task may make (1 without a retry option). */
 export function attemptsOf(retry: RetryOptions | undefined): number {

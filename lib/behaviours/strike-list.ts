@@ -88,6 +88,11 @@ export class StrikeList {
     else this.strikes.delete(id);
   }
 
+  /** The strikes in effect with their identity, oldest first. */
+  entries(): { id: string; strike: Strike }[] {
+    return [...this.strikes].map(([id, strike]) => ({ id, strike }));
+  }
+
   /** Whether a whole-task strike stops `task` (whatever its arguments). */
   isTaskStruck(task: string): boolean {
     for (const s of this.strikes.values()) {

@@ -1,10 +1,9 @@
-import { Logger } from '@nestjs/common';
-import { decodeResult } from '../execution/codec.js';
 import type { StrikeOperator } from '../interfaces/strike-condition.interface.js';
-import type { DocketConnection } from '../store/connection.js';
-import type { DocketKeys } from '../store/keys.js';
-import type { Subscriptions } from '../store/subscriptions.js';
+import { decodeResult } from '../execution/codec.js';
+import type { DocketStore } from '../store/docket-store.js';
 import { StrikeList } from './strike-list.js';
+
+const PAGE = 1_000;
 
 /**
  * Keeps this process's `StrikeList` in step with the docket's strike log: loads it once, then
@@ -12,15 +11,13 @@ import { StrikeList } from './strike-list.js';
  */
 export class StrikeSync {
   readonly list = new StrikeList();
-  private readonly logger = new Logger('Docket');
   private lastId = '0-0';
   private loading?: Promise<void>;
   private tail: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly connection: DocketConnection,
-    private readonly subscriptions: Subscriptions,
-    private readonly keys: DocketKeys,
+    private readonly store: Pick<DocketStore, 'readStrikes' | 'onStrike' | 'onReconnect'>,
+    private readonly warn: (message: string) => void,
   ) {}
 
   /** Resolves once the strikes in effect are known (at most one load per process). */
@@ -33,8 +30,8 @@ export class StrikeSync {
   }
 
   private async load(): Promise<void> {
-    await this.subscriptions.subscribe(this.keys.strikesChannel, () => void this.catchUp());
-    this.subscriptions.onReconnect(() => void this.catchUp());
+    await this.store.onStrike(() => void this.catchUp().catch(() => undefined));
+    this.store.onReconnect(() => void this.catchUp().catch(() => undefined));
     await this.catchUp();
   }
 
@@ -46,36 +43,26 @@ export class StrikeSync {
   }
 
   private async read(): Promise<void> {
-    await this.connection.ready();
     for (;;) {
-      const start = this.lastId === '0-0' ? '-' : `(${this.lastId}`;
-      const entries = await this.connection.commands.xrange(
-        this.keys.strikes,
-        start,
-        '+',
-        'COUNT',
-        1000,
-      );
-      for (const [id, fields] of entries) {
-        this.lastId = id;
-        const f: Record<string, string> = {};
-        for (let i = 0; i < fields.length; i += 2) f[fields[i]] = fields[i + 1];
+      const entries = await this.store.readStrikes(this.lastId, PAGE);
+      for (const entry of entries) {
+        this.lastId = entry.id;
         try {
           this.list.apply(
-            f.op,
+            entry.op,
             {
-              task: f.task || null,
-              parameter: f.parameter || null,
-              operator: (f.operator || '==') as StrikeOperator,
-              value: f.value ? decodeResult(f.value) : undefined,
+              task: entry.task || null,
+              parameter: entry.parameter || null,
+              operator: entry.operator as StrikeOperator,
+              value: entry.value ? decodeResult(entry.value) : undefined,
             },
-            f.value ?? '',
+            entry.value,
           );
         } catch (error) {
-          this.logger.warn(`strike ${id} ignored: ${(error as Error).message}`);
+          this.warn(`strike ${entry.id} ignored: ${(error as Error).message}`);
         }
       }
-      if (entries.length < 1000) return;
+      if (entries.length < PAGE) return;
     }
   }
 }

@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
-import type { DocketClient } from '../producer/docket.client.js';
-import { DEFAULTS } from '../docket.tokens.js';
+import { DEFAULTS } from '../config/defaults.js';
+import type { DocketClient } from '../public-api.js';
 import { parseRedisUrl, redactUrl } from '../store/redis-url.js';
 import { toCliError, usageError } from './cli-error.js';
 
@@ -65,10 +65,9 @@ export async function withClient<T>(
   fn: (client: DocketClient, app: INestApplicationContext) => Promise<T>,
 ): Promise<T> {
   // Nest loads in a second or so: only the commands that talk to Redis pay for it.
-  const [{ NestFactory }, { DocketModule }, { DocketClient }] = await Promise.all([
+  const [{ NestFactory }, { DocketModule, DocketClient }] = await Promise.all([
     import('@nestjs/core'),
-    import('../docket.module.js'),
-    import('../producer/docket.client.js'),
+    import('../public-api.js'),
   ]);
   let app: INestApplicationContext;
   try {

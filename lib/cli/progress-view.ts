@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { ProgressEvent } from '../interfaces/execution.interface.js';
+import type { ProgressEvent } from '../public-api.js';
 import { color } from './format.js';
 
 const BAR = {

@@ -1,5 +1,8 @@
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
-import type { DocketWorkerOptions } from './docket-module-options.interface.js';
+import type {
+  DocketModuleOptions,
+  DocketWorkerOptions,
+} from './docket-module-options.interface.js';
 import { parseBoolean, parseDuration, parseWholeNumber } from '../util/typed-value.js';
 
 type WorkerKey = Exclude<keyof DocketWorkerOptions, 'autoStart'>;
@@ -83,9 +86,8 @@ export function parseWorkerValue(spec: WorkerOptionSpec, text: string): string |
 /**
  * The worker options set in the environment (`DOCKET_WORKER_CONCURRENCY=4`,
  * `DOCKET_WORKER_REDELIVERY_TIMEOUT=5m`, `DOCKET_WORKER_SCHEDULE_AUTOMATIC_TASKS=false`, …);
- * empty variables count as unset. `docket worker` writes its flags here, so that the
- * `DocketModule` of the application it boots picks them up. A value that does not parse
- * throws a `DocketConfigurationError` naming the variable.
+ * empty variables count as unset. A value that does not parse throws a
+ * `DocketConfigurationError` naming the variable.
  */
 export function workerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DocketWorkerOptions {
   const options: Record<string, unknown> = {};
@@ -102,4 +104,21 @@ export function workerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Dock
     }
   }
   return options as DocketWorkerOptions;
+}
+
+/**
+ * The docket options an operator set in the environment: `DOCKET_URL`, `DOCKET_NAME` and the
+ * `DOCKET_WORKER_*` variables. `DocketModule` reads none of them by itself except `DOCKET_URL`;
+ * an application opts in with `DocketModule.forRoot({ ...docketOptionsFromEnvironment(), … })`
+ * (options written after the spread win).
+ */
+export function docketOptionsFromEnvironment(
+  env: NodeJS.ProcessEnv = process.env,
+): Pick<DocketModuleOptions, 'name' | 'url' | 'worker'> {
+  const options: Pick<DocketModuleOptions, 'name' | 'url' | 'worker'> = {};
+  if (env.DOCKET_URL) options.url = env.DOCKET_URL;
+  if (env.DOCKET_NAME) options.name = env.DOCKET_NAME;
+  const worker = workerOptionsFromEnv(env);
+  if (Object.keys(worker).length > 0) options.worker = worker;
+  return options;
 }

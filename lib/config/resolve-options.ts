@@ -1,11 +1,9 @@
 import { hostname } from 'node:os';
-import type { RedisOptions } from 'ioredis';
-import { DEFAULTS } from '../docket.tokens.js';
+import type { Cluster, Redis, RedisOptions } from 'ioredis';
+import { DEFAULTS } from './defaults.js';
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
 import type { DocketModuleOptions } from './docket-module-options.interface.js';
-import type { RedisClient } from '../store/connection.js';
 import { parseRedisUrl } from '../store/redis-url.js';
-import { workerOptionsFromEnv } from './environment.js';
 
 export interface ResolvedWorkerOptions {
   name: string;
@@ -23,7 +21,7 @@ export interface ResolvedWorkerOptions {
 export interface ResolvedDocketOptions {
   name: string;
   url: string;
-  connection?: RedisOptions | RedisClient;
+  connection?: RedisOptions | Redis | Cluster;
   executionTtl: number;
   heartbeatInterval: number;
   missedHeartbeats: number;
@@ -63,8 +61,15 @@ const KNOWN = new Set([
 ]);
 const KNOWN_WORKER = new Set(Object.keys(DEFAULTS.worker).concat('name'));
 
-/** Merge defaults into user options (the one place defaults are applied) and validate them. */
-export function resolveOptions(options: DocketModuleOptions = {}): ResolvedDocketOptions {
+/**
+ * Merge defaults into user options (the one place defaults are applied) and validate them.
+ * `below` holds options given from outside the module (the CLI's flags): the module's own
+ * options win over them. Of the environment only `DOCKET_URL` is read (the default URL).
+ */
+export function resolveOptions(
+  options: DocketModuleOptions = {},
+  below: Pick<DocketModuleOptions, 'name' | 'url' | 'worker'> = {},
+): ResolvedDocketOptions {
   for (const key of Object.keys(options)) {
     check(
       KNOWN.has(key),
@@ -73,14 +78,14 @@ export function resolveOptions(options: DocketModuleOptions = {}): ResolvedDocke
       'there is no such option',
     );
   }
-  const name = options.name ?? (process.env.DOCKET_NAME || undefined) ?? DEFAULTS.name;
+  const name = options.name ?? below.name ?? DEFAULTS.name;
   check(
     typeof name === 'string' && /^[^\s{}]+$/.test(name),
     'name',
     name,
     'use a non-empty name without spaces or braces',
   );
-  const url = options.url ?? process.env.DOCKET_URL ?? DEFAULTS.url;
+  const url = options.url ?? below.url ?? (process.env.DOCKET_URL || undefined) ?? DEFAULTS.url;
   check(typeof url === 'string', 'url', url, 'it must be a string');
   parseRedisUrl(url);
   const resolved: ResolvedDocketOptions = {
@@ -129,8 +134,7 @@ export function resolveOptions(options: DocketModuleOptions = {}): ResolvedDocke
     const worker: ResolvedWorkerOptions = {
       ...DEFAULTS.worker,
       name: `${hostname()}#${process.pid}`,
-      // DOCKET_WORKER_* (what `docket worker` flags become): defaults below the module's options
-      ...workerOptionsFromEnv(),
+      ...(below.worker || {}),
       ...Object.fromEntries(Object.entries(w).filter(([, v]) => v !== undefined)),
     };
     check(

@@ -6,38 +6,36 @@ import {
   Optional,
 } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { DocketClient } from '../producer/docket.client.js';
-import { DocketRuntime } from '../docket.runtime.js';
-import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
+import { DocketClient, DocketConfigurationError, DocketInspector } from '../public-api.js';
 import { DOCKET_DASHBOARD_OPTIONS } from './dashboard.constants.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
-import { StrikeLog } from './strike-log.js';
 
 /**
- * The docket the dashboard shows: the application's `DocketClient` and, for what the client
- * does not offer (key names, the connection), the engine's runtime. Found in any module, so a
- * `DocketModule` with `isGlobal: false` works too.
+ * The docket the dashboard shows: the application's `DocketClient` (actions) and
+ * `DocketInspector` (reads). Found in any module, so a `DocketModule` with `isGlobal: false`
+ * works too.
  */
 @Injectable()
 export class DashboardDocket implements OnModuleInit, OnModuleDestroy {
   /** Whether the application is shutting down (the dashboard then serves nothing). */
   closing = false;
   private docketClient?: DocketClient;
-  private docketRuntime?: DocketRuntime;
-  private strikeLog?: StrikeLog;
+  private docketInspector?: DocketInspector;
 
   constructor(
     private readonly moduleRef: ModuleRef,
     @Inject(DOCKET_DASHBOARD_OPTIONS) private readonly options: ResolvedDashboardOptions,
-    @Optional() injected?: DocketClient,
+    @Optional() client?: DocketClient,
+    @Optional() inspector?: DocketInspector,
   ) {
-    this.docketClient = injected;
+    this.docketClient = client;
+    this.docketInspector = inspector;
   }
 
   onModuleInit(): void {
     this.docketClient ??= this.find(DocketClient);
-    this.docketRuntime = this.find(DocketRuntime);
-    if (!this.docketClient || !this.docketRuntime) {
+    this.docketInspector ??= this.find(DocketInspector);
+    if (!this.docketClient || !this.docketInspector) {
       throw new DocketConfigurationError(
         'DocketDashboardModule: no DocketModule in this application; import ' +
           'DocketModule.forRoot({ ... }) next to DocketDashboardModule.forRoot({ ... }).',
@@ -69,14 +67,7 @@ export class DashboardDocket implements OnModuleInit, OnModuleDestroy {
     return this.docketClient!;
   }
 
-  /** The engine's runtime (internal to the package; DocketModule does not export it). */
-  get runtime(): DocketRuntime {
-    return this.docketRuntime!;
-  }
-
-  /** The strikes in effect, read from the docket's strike log. */
-  get strikes(): StrikeLog {
-    this.strikeLog ??= new StrikeLog(this.runtime);
-    return this.strikeLog;
+  get inspector(): DocketInspector {
+    return this.docketInspector!;
   }
 }

@@ -1,4 +1,4 @@
-import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
+import { DocketConfigurationError } from '../public-api.js';
 import { DASHBOARD_DEFAULTS } from './dashboard.constants.js';
 import type {
   DocketDashboardOptions,

@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import type { RedisClient } from '../store/connection.js';
+import type { StateEvent } from '../public-api.js';
 import { DOCKET_DASHBOARD_OPTIONS, RECENT_FAILURES } from './dashboard.constants.js';
 import { DashboardDocket } from './dashboard-docket.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
@@ -33,7 +33,7 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
   private failed = 0;
   private timer?: NodeJS.Timeout;
   private stopped = false;
-  private events?: RedisClient;
+  private unsubscribe?: () => Promise<void>;
   private listening = false;
   private subscribing?: Promise<void>;
 
@@ -52,7 +52,7 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
   onModuleDestroy(): void {
     this.stopped = true;
     clearTimeout(this.timer);
-    this.events?.disconnect();
+    void this.unsubscribe?.().catch(() => undefined);
   }
 
   /** Samples taken after `since` (epoch ms), oldest first. */
@@ -67,21 +67,15 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
 
   /** Depths and counts of the docket, read now. */
   async counts(): Promise<DashboardCounts> {
-    const { runtime, strikes } = this.docket;
-    const { connection, keys } = runtime;
-    await connection.ready();
-    const [depths, dead] = await Promise.all([
-      runtime.depths(),
-      connection.commands.xlen(keys.dead),
-      strikes.read(),
-    ]);
+    const { inspector } = this.docket;
+    const [depths, strikes] = await Promise.all([inspector.depths(), inspector.strikes()]);
     return {
       queued: depths.queue,
       scheduled: depths.schedule,
       running: depths.running,
       workers: depths.workers,
-      deadLetters: dead,
-      strikes: strikes.size,
+      deadLetters: depths.deadLetters,
+      strikes: strikes.length,
     };
   }
 
@@ -117,34 +111,20 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
   /** Subscribe to every state event of the docket; retried on each tick until it holds. */
   private listen(): void {
     if (!this.options.throughput || this.listening || this.subscribing || this.stopped) return;
-    const { connection, keys } = this.docket.runtime;
-    if (!this.events) {
-      this.events = connection.duplicate();
-      this.events.on('pmessage', (_pattern: string, _channel: string, message: string) =>
-        this.onState(message),
-      );
-    }
-    const events = this.events;
-    const pattern = `${keys.prefix.replace(/[*?[\]\\]/g, '\\$&')}state:*`;
-    this.subscribing = connection
-      .ready(events)
-      .then(() => events.psubscribe(pattern))
+    this.subscribing = this.docket.inspector
+      .stateEvents((event) => this.onState(event))
       .then(
-        () => {
+        (unsubscribe) => {
+          this.unsubscribe = unsubscribe;
           this.listening = true;
+          if (this.stopped) void unsubscribe().catch(() => undefined);
         },
         (error: Error) => this.logger.debug(`dashboard state events: ${error.message}`),
       )
       .finally(() => (this.subscribing = undefined));
   }
 
-  private onState(message: string): void {
-    let event: { key?: unknown; state?: unknown; error?: unknown };
-    try {
-      event = JSON.parse(message) as typeof event;
-    } catch {
-      return;
-    }
+  private onState(event: StateEvent): void {
     if (event.state === 'completed') this.completed++;
     if (event.state === 'failed') {
       this.failed++;

@@ -6,10 +6,8 @@ import {
   NotFoundException,
   type OnModuleInit,
 } from '@nestjs/common';
+import type { StrikeCondition, StrikeOperator, WorkerInfo } from '../public-api.js';
 import { InvalidValueError, parseTypedValue } from '../util/typed-value.js';
-import { progressFromHash } from '../execution/events.js';
-import type { StrikeCondition, StrikeOperator } from '../interfaces/strike-condition.interface.js';
-import type { WorkerInfo } from '../interfaces/snapshot.interface.js';
 import { DOCKET_DASHBOARD_OPTIONS, SCHEDULED_LIMIT } from './dashboard.constants.js';
 import { DashboardDocket } from './dashboard-docket.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
@@ -24,6 +22,7 @@ import type {
   WorkerView,
 } from './dashboard-views.interface.js';
 import { previewArgs } from './preview.js';
+import { strikeCondition, strikeViews } from './strike-log.js';
 
 /** What the dashboard's endpoints read and do, in terms of the public `DocketClient`. */
 @Injectable()
@@ -71,13 +70,10 @@ export class DashboardService implements OnModuleInit {
   async running(): Promise<RunningView[]> {
     const { running } = await this.docket.client.snapshot();
     if (running.length === 0) return [];
-    const { connection, keys } = this.docket.runtime;
-    const pipeline = connection.commands.pipeline();
-    for (const task of running) pipeline.hgetall(keys.progress(task.key));
-    const replies = (await pipeline.exec()) ?? [];
+    const progresses = await this.docket.inspector.progress(running.map((task) => task.key));
     return running
       .map((task, i): RunningView => {
-        const progress = progressFromHash((replies[i]?.[1] ?? {}) as Record<string, string>);
+        const progress = progresses[i];
         return {
           key: task.key,
           taskName: task.taskName,
@@ -151,7 +147,7 @@ export class DashboardService implements OnModuleInit {
   }
 
   strikes(): Promise<StrikeView[]> {
-    return this.docket.strikes.list();
+    return strikeViews(this.docket.inspector);
   }
 
   async cancel(key: unknown): Promise<{ key: string; state: string | null }> {
@@ -174,7 +170,7 @@ export class DashboardService implements OnModuleInit {
   async restore(body: Record<string, unknown>): Promise<{ strikes: StrikeView[] }> {
     let condition: StrikeCondition | undefined;
     if (typeof body.id === 'string') {
-      condition = await this.docket.strikes.condition(body.id);
+      condition = await strikeCondition(this.docket.inspector, body.id);
       if (!condition) throw new NotFoundException('that strike is not in effect');
     } else {
       condition = conditionFrom(body);

@@ -1,5 +1,5 @@
 import { HttpException, ServiceUnavailableException } from '@nestjs/common';
-import { RedisUnavailableError } from '../errors/redis-unavailable.error.js';
+import { RedisUnavailableError } from '../public-api.js';
 
 /**
  * Run a read or an action; when Redis cannot be reached, answer 503 with the reason (an

@@ -1,6 +1,6 @@
 import { ExecutionCancelledError } from '../errors/execution-cancelled.error.js';
 import { TimeoutError } from '../errors/timeout.error.js';
-import type { DocketRuntime } from '../docket.runtime.js';
+import type { DocketStore, RunRecord } from '../store/docket-store.js';
 import type {
   Disposition,
   ExecutionEvent,
@@ -10,14 +10,14 @@ import type {
   StateEvent,
 } from '../interfaces/execution.interface.js';
 import { decodeArgs, decodeResult } from './codec.js';
-import {
-  TERMINAL_STATES,
-  parseProgressEvent,
-  parseStateEvent,
-  progressFromHash,
-  rebuildError,
-} from './events.js';
+import { TERMINAL_STATES, progressOf, rebuildError } from './events.js';
 import { EventQueue } from './event-queue.js';
+
+/** What an `Execution` reads from: the docket store, seen through the reads it needs. */
+export type ExecutionSource = Pick<
+  DocketStore,
+  'readExecution' | 'readResult' | 'onExecution' | 'onReconnect'
+>;
 
 /** Fields an `Execution` is made from. */
 export interface ExecutionInit {
@@ -53,7 +53,7 @@ export class Execution {
 
   /** @internal */
   constructor(
-    private readonly runtime: DocketRuntime,
+    private readonly source: ExecutionSource,
     init: ExecutionInit,
   ) {
     this.key = init.key;
@@ -66,26 +66,21 @@ export class Execution {
     this.generation = init.generation ?? 0;
   }
 
-  /** @internal Apply the fields of a runs hash; false when the hash is empty. */
-  applyRuns(hash: Record<string, string>): boolean {
-    if (!hash.state) return false;
-    this.state = hash.state as ExecutionState;
-    if (hash.task) this.taskName = hash.task;
-    if (hash.args) {
-      try {
-        this.args = decodeArgs(hash.args);
-      } catch {
-        // keep what we had: the stored text is not ours to fix here
-      }
+  private apply(run: RunRecord): void {
+    this.state = run.state;
+    if (run.taskName) this.taskName = run.taskName;
+    try {
+      this.args = decodeArgs(run.args);
+    } catch {
+      // keep what we had: the stored text is not ours to fix here
     }
-    if (hash.when) this.when = new Date(Number(hash.when));
-    if (hash.attempt) this.attempt = Number(hash.attempt);
-    if (hash.generation) this.generation = Number(hash.generation);
-    this.worker = hash.worker || undefined;
-    this.startedAt = hash.startedAt ? new Date(Number(hash.startedAt)) : undefined;
-    this.completedAt = hash.completedAt ? new Date(Number(hash.completedAt)) : undefined;
-    this.error = hash.error || undefined;
-    return true;
+    this.when = new Date(run.when);
+    this.attempt = run.attempt;
+    this.generation = run.generation;
+    this.worker = run.worker;
+    this.startedAt = run.startedAt === undefined ? undefined : new Date(run.startedAt);
+    this.completedAt = run.completedAt === undefined ? undefined : new Date(run.completedAt);
+    this.error = run.error;
   }
 
   /**
@@ -93,19 +88,11 @@ export class Execution {
    * (never added, expired, or finished with `executionTtl: 0`); the object is then unchanged.
    */
   async sync(): Promise<boolean> {
-    const { connection, keys } = this.runtime;
-    await connection.ready();
-    const replies = await connection.commands
-      .pipeline()
-      .hgetall(keys.runs(this.key))
-      .hgetall(keys.progress(this.key))
-      .exec();
-    const [runs, progress] = (replies ?? []).map(([error, value]) => {
-      if (error) throw error;
-      return value as Record<string, string>;
-    });
-    this.progress = progressFromHash(progress);
-    return this.applyRuns(runs);
+    const read = await this.source.readExecution(this.key);
+    if (!read) return false;
+    this.progress = progressOf(read.progress);
+    this.apply(read.run);
+    return true;
   }
 
   /**
@@ -145,8 +132,7 @@ export class Execution {
       case 'failed':
         throw rebuildError(this.error);
       case 'completed': {
-        const { connection, keys } = this.runtime;
-        const text = await connection.commands.get(keys.results(this.key));
+        const text = await this.source.readResult(this.key);
         return (text === null ? undefined : decodeResult(text)) as T;
       }
       default:
@@ -166,12 +152,11 @@ export class Execution {
   }
 
   private events(): AsyncIterator<ExecutionEvent> {
-    const { subscriptions, keys } = this.runtime;
     const queue = new EventQueue<ExecutionEvent>();
-    let undo: Promise<(() => Promise<void>)[]> | undefined;
+    let undo: Promise<() => Promise<void>> | undefined;
     let finished = false;
     // Events published while the subscriber reconnected are lost: read the state again then.
-    const stopResync = subscriptions.onReconnect(() => {
+    const stopResync = this.source.onReconnect(() => {
       void this.sync().then(
         (known) => {
           if (!known) queue.push(END);
@@ -184,17 +169,12 @@ export class Execution {
       finished = true;
       stopResync();
       queue.close();
-      const stops = await undo?.catch(() => []);
-      await Promise.all((stops ?? []).map((stop) => stop()));
+      const stop = await undo?.catch(() => undefined);
+      await stop?.();
       return { done: true, value: undefined };
     };
     const start = async (): Promise<void> => {
-      undo = Promise.all([
-        subscriptions.subscribe(keys.stateChannel(this.key), (m) => queue.push(parseStateEvent(m))),
-        subscriptions.subscribe(keys.progressChannel(this.key), (m) =>
-          queue.push(parseProgressEvent(m)),
-        ),
-      ]);
+      undo = this.source.onExecution(this.key, (event) => queue.push(event));
       await undo;
       const known = await this.sync();
       const initial = this.stateEvent() as StateEvent;

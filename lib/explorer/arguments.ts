@@ -1,11 +1,6 @@
-import type { TaskDefinition } from './task-definition.js';
+import type { ArgumentPath, TaskDefinition } from './task-definition.js';
 
-/** Where an argument named by a task option lives: parameter position and path inside it. */
-export interface ArgumentPath {
-  name: string;
-  index: number;
-  path: string[];
-}
+type Signature = Pick<TaskDefinition, 'name' | 'parameters' | 'ctxIndex' | 'arity' | 'rest'>;
 
 /**
  * Resolve an argument name (`'customerId'` or a dotted path `'order.customerId'`) against a
@@ -31,15 +26,12 @@ export function argumentValue(args: readonly unknown[], at: ArgumentPath): unkno
 }
 
 /** The parameter list of a task for messages: `sendWelcome(userId, locale)`. */
-export function describeParameters(definition: TaskDefinition): string {
+export function describeParameters(definition: Pick<Signature, 'name' | 'parameters'>): string {
   return `${definition.name}(${definition.parameters.map((p) => p ?? '<destructured>').join(', ')})`;
 }
 
 /** Why `count` arguments cannot be passed to the task's handler, or undefined when they can. */
-export function argumentCountProblem(
-  definition: TaskDefinition,
-  count: number,
-): string | undefined {
+export function argumentCountProblem(definition: Signature, count: number): string | undefined {
   const ctxCounted = definition.ctxIndex >= 0 && definition.ctxIndex < definition.arity;
   const required = definition.arity - (ctxCounted ? 1 : 0);
   const most = definition.rest ? Infinity : definition.parameters.length;

@@ -1,12 +1,10 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { compilePlan } from '../behaviours/task-plan.js';
-import { DOCKET_RESOLVED_OPTIONS } from '../docket.tokens.js';
-import type { ResolvedDocketOptions } from '../config/resolve-options.js';
+import { DOCKET_PLAN_COMPILER } from '../docket.tokens.js';
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
-import { DocketKeys } from '../store/keys.js';
 import { DocketMetadataAccessor } from './docket-metadata.accessor.js';
 import { parameterList } from './parameter-names.js';
+import type { PlanCompiler } from './task-definition.js';
 import { TaskRegistry } from './task-registry.js';
 
 /** Finds `@DocketTask` methods on singleton providers and registers them, once, at init. */
@@ -18,7 +16,7 @@ export class DocketExplorer implements OnModuleInit {
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly registry: TaskRegistry,
-    @Inject(DOCKET_RESOLVED_OPTIONS) private readonly options: ResolvedDocketOptions,
+    @Inject(DOCKET_PLAN_COMPILER) private readonly compilePlan: PlanCompiler,
   ) {}
 
   onModuleInit(): void {
@@ -75,9 +73,7 @@ export class DocketExplorer implements OnModuleInit {
       parameters,
       rest: list.rest,
       arity: method.length,
-      plan: { rules: [] },
     };
-    const plan = compilePlan(definition, new DocketKeys(this.options.name).prefix);
-    this.registry.register({ ...definition, plan });
+    this.registry.register({ ...definition, plan: this.compilePlan(definition) });
   }
 }

@@ -3,6 +3,7 @@ import { DocketConfigurationError } from '../errors/docket-configuration.error.j
 import { UnknownTaskError } from '../errors/unknown-task.error.js';
 import { DocketMetadataAccessor } from './docket-metadata.accessor.js';
 import { parameterNames } from './parameter-names.js';
+import { taskNameOf } from './task-name.js';
 import type { TaskDefinition } from './task-definition.js';
 
 /** Every task this process knows, by name. Filled by the explorer at module init. */
@@ -51,23 +52,12 @@ export class TaskRegistry {
    * worker knows every task its code declares).
    */
   resolveName(task: string | ((...args: any[]) => unknown), strict: boolean): string {
-    if (typeof task === 'function') {
-      const name = DocketMetadataAccessor.taskName(task);
-      if (name === undefined) {
-        throw new UnknownTaskError(
-          `${task.name || 'this function'} is not a task: decorate the method with @DocketTask()`,
-        );
-      }
-      return name;
-    }
-    if (typeof task !== 'string' || task.length === 0) {
-      throw new UnknownTaskError(`a task is a name or a @DocketTask method, not ${String(task)}`);
-    }
-    if (strict && !this.byName.has(task)) {
+    const name = taskNameOf(task);
+    if (strict && typeof task === 'string' && !this.byName.has(name)) {
       throw new UnknownTaskError(
         `no task is named "${task}"; known tasks: ${this.names.sort().join(', ')}`,
       );
     }
-    return task;
+    return name;
   }
 }

@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { CONNECT_WAIT_MS } from '../docket.tokens.js';
-import { DocketRuntime } from '../docket.runtime.js';
+import type { ResolvedDocketOptions } from '../config/resolve-options.js';
+import { DOCKET_OPTIONS, DOCKET_STORE } from '../docket.tokens.js';
+import { DocketInspector } from '../inspection/docket-inspector.js';
+import { CONNECT_WAIT_MS } from '../config/defaults.js';
+import type { DocketStore } from '../store/docket-store.js';
 import { DocketWorker } from '../worker.service.js';
 
 /** Options of the readiness check. */
@@ -26,7 +29,9 @@ export class DocketHealthIndicator {
   private terminus?: Promise<InstanceType<Terminus['HealthIndicatorService']>>;
 
   constructor(
-    private readonly runtime: DocketRuntime,
+    @Inject(DOCKET_OPTIONS) private readonly options: ResolvedDocketOptions,
+    @Inject(DOCKET_STORE) private readonly store: DocketStore,
+    private readonly inspector: DocketInspector,
     private readonly worker: DocketWorker,
     private readonly moduleRef: ModuleRef,
   ) {}
@@ -73,24 +78,25 @@ export class DocketHealthIndicator {
   }
 
   private liveness(): { live: boolean; details: Record<string, unknown> } {
-    const worker = this.runtime.options.worker;
-    if (!worker || this.worker.state === 'stopped') {
+    const worker = this.options.worker;
+    const status = this.worker.status();
+    if (!worker || status.state === 'stopped') {
       return { live: true, details: { worker: worker ? 'not started' : 'none' } };
     }
     const limit = 3 * worker.minimumCheckInterval + 1_000;
     const now = Date.now();
-    const since = now - this.worker.lastPollAt;
-    const busy = this.worker.activeTasks >= worker.concurrency;
+    const since = now - status.lastPollAt;
+    const busy = status.activeTasks >= worker.concurrency;
     // A loop waiting out a Redis outage (reconnectionDelay, then a connect attempt) is alive:
     // readiness is what reports Redis.
     const recovering =
-      this.worker.lastErrorAt >= this.worker.lastPollAt &&
-      now - this.worker.lastErrorAt <= limit + worker.reconnectionDelay + CONNECT_WAIT_MS;
+      status.lastErrorAt >= status.lastPollAt &&
+      now - status.lastErrorAt <= limit + worker.reconnectionDelay + CONNECT_WAIT_MS;
     const live = since <= limit || busy || recovering;
     return {
       live,
       details: {
-        worker: this.worker.name,
+        worker: status.name,
         lastPollMsAgo: since,
         ...(live
           ? {}
@@ -103,13 +109,12 @@ export class DocketHealthIndicator {
     options: DocketHealthOptions,
   ): Promise<{ ready: boolean; details: Record<string, unknown> }> {
     const timeout = options.timeout ?? 1_000;
-    const { connection } = this.runtime;
     const started = Date.now();
     let timer: NodeJS.Timeout | undefined;
     try {
       const probe = (async () => {
-        await connection.ready(connection.commands, timeout);
-        return this.runtime.depths();
+        await this.store.ready(timeout);
+        return this.inspector.depths();
       })();
       const depths = await Promise.race([
         probe,

@@ -1,14 +1,12 @@
 import { Logger } from '@nestjs/common';
-import { Cluster, Redis } from 'ioredis';
-import type { RedisOptions } from 'ioredis';
-import { CONNECT_WAIT_MS } from '../docket.tokens.js';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { CONNECT_WAIT_MS } from '../config/defaults.js';
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
 import { RedisUnavailableError } from '../errors/redis-unavailable.error.js';
-import { MemoryRedis } from './memory/memory-redis.js';
-import { defineScripts, runScript, type ScriptName } from './scripts.js';
+import { MemoryClient } from './memory/memory-client.js';
+import type { RedisCommands } from './redis-commands.js';
+import { mapRedisError } from './redis-errors.js';
 import { parseRedisUrl, redactUrl } from './redis-url.js';
-
-export type RedisClient = Redis | Cluster;
 
 /**
  * Our own settings: a command issued while Redis is away fails at once instead of waiting in
@@ -24,8 +22,28 @@ const ENGINE_OPTIONS: RedisOptions = {
   retryStrategy: (times: number) => Math.min(50 * 2 ** Math.min(times, 10), 2_000),
 };
 
-function isClient(value: unknown): value is RedisClient {
-  return value instanceof Redis || value instanceof Cluster;
+const CLIENT_METHODS = ['call', 'evalsha', 'eval', 'duplicate', 'subscribe', 'on', 'disconnect'];
+
+/**
+ * Whether `value` is a Redis client rather than options: an ioredis client of this copy of
+ * ioredis, or one of another copy (a monorepo, ioredis 5) recognised by its shape. A value
+ * that looks like a client but lacks what the engine needs is refused, never taken for options.
+ */
+export function isRedisClient(value: unknown): value is RedisCommands {
+  if (value instanceof Redis || value instanceof Cluster) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  const looksLikeClient =
+    typeof record.sendCommand === 'function' || typeof record.call === 'function';
+  if (!looksLikeClient) return false;
+  const missing = CLIENT_METHODS.filter((name) => typeof record[name] !== 'function');
+  if (missing.length > 0 || typeof record.status !== 'string') {
+    throw new DocketConfigurationError(
+      `DocketModule: option "connection" looks like a Redis client but has no ${missing.join(', ') || 'status'}; ` +
+        'give an ioredis (5 or 6) Redis or Cluster client, or ioredis options.',
+    );
+  }
+  return true;
 }
 
 /**
@@ -35,36 +53,44 @@ function isClient(value: unknown): value is RedisClient {
  */
 export class DocketConnection {
   private readonly logger = new Logger('Docket');
-  private readonly owned: RedisClient[] = [];
-  readonly commands: RedisClient;
+  private readonly owned: RedisCommands[] = [];
+  readonly commands: RedisCommands;
   readonly description: string;
-  private subscriberClient?: RedisClient;
+  /** Whether the backend is memory:// (one process; no CLIENT ID over a network). */
+  readonly inProcess: boolean;
+  /** Whether the backend is a Redis Cluster (no CLIENT UNBLOCK of a blocking read). */
+  readonly cluster: boolean;
+  private subscriberClient?: RedisCommands;
   private closed = false;
-  private readonly lastErrors = new WeakMap<RedisClient, string>();
+  private readonly lastErrors = new WeakMap<RedisCommands, string>();
 
-  constructor(url: string, connection?: RedisOptions | RedisClient) {
+  constructor(url: string, connection?: RedisOptions | Redis | Cluster) {
     this.description = redactUrl(url);
-    if (isClient(connection)) {
-      if (parseRedisUrl(url).kind === 'memory') {
+    const target = parseRedisUrl(url);
+    this.inProcess = target.kind === 'memory';
+    if (isRedisClient(connection)) {
+      if (this.inProcess) {
         throw new DocketConfigurationError(
           `DocketModule: url "${this.description}" is an in-process memory:// docket; it cannot use the ioredis client given as "connection".`,
         );
       }
       this.commands = connection;
+      this.cluster =
+        connection instanceof Cluster || (connection as { isCluster?: boolean }).isCluster === true;
     } else {
-      this.commands = this.create(url, connection ?? {});
+      this.commands = this.create(url, (connection as RedisOptions | undefined) ?? {});
+      this.cluster = target.kind === 'cluster';
       this.owned.push(this.commands);
     }
-    defineScripts(this.commands);
   }
 
-  private create(url: string, extra: RedisOptions): RedisClient {
+  private create(url: string, extra: RedisOptions): RedisCommands {
     const target = parseRedisUrl(url);
-    let client: RedisClient;
+    let client: RedisCommands;
     switch (target.kind) {
       case 'memory':
-        // The in-process backend: same commands and scripts, no server (see lib/memory/).
-        client = new MemoryRedis(target.id) as unknown as RedisClient;
+        // The in-process backend: the same commands and scripts, no server (see memory/).
+        client = new MemoryClient(target.id);
         break;
       case 'cluster':
         client = new Cluster(target.nodes, {
@@ -81,17 +107,16 @@ export class DocketConnection {
     return client;
   }
 
-  /** A new client with the settings of the command client (for blocking reads). */
-  duplicate(): RedisClient {
-    const client = (this.commands as Redis).duplicate() as RedisClient;
+  /** A new client with the settings of the command client (blocking reads, subscriptions). */
+  duplicate(): RedisCommands {
+    const client = this.commands.duplicate();
     this.watch(client);
-    defineScripts(client);
     this.owned.push(client);
     return client;
   }
 
   /** Remember each client's last connection error, to say why Redis is not reachable. */
-  private watch(client: RedisClient): void {
+  private watch(client: RedisCommands): void {
     client.on('error', (error: Error) => {
       this.lastErrors.set(client, error.message);
       if (!this.closed) this.logger.debug(`Redis ${this.description}: ${error.message}`);
@@ -99,43 +124,18 @@ export class DocketConnection {
     client.on('ready', () => this.lastErrors.delete(client));
   }
 
-  /**
-   * The error to throw for a command that failed because the connection is down (with the
-   * last reason the client saw), or `error` itself when it is about something else.
-   */
-  unavailable(error: unknown, client: RedisClient = this.commands): Error {
-    const message = (error as Error)?.message ?? String(error);
-    if (
-      error instanceof RedisUnavailableError ||
-      !/Stream isn't writeable|Connection is closed|ECONNREFUSED|ETIMEDOUT|ECONNRESET|EPIPE/.test(
-        message,
-      )
-    ) {
-      return error as Error;
-    }
-    return new RedisUnavailableError(this.unreachable(client));
+  /** The error a caller sees for a failed command (see `mapRedisError`). */
+  error(error: unknown, client: RedisCommands = this.commands): Error {
+    return mapRedisError(error, () => this.unreachable(client));
   }
 
-  private unreachable(client: RedisClient): string {
+  private unreachable(client: RedisCommands): string {
     const reason = this.lastErrors.get(client);
     return `Redis at ${this.description} is not reachable${reason ? ` (${reason})` : ''}`;
   }
 
-  /** Run a script on the command client; a dropped connection fails as `RedisUnavailableError`. */
-  async script<T>(
-    name: ScriptName,
-    keys: readonly string[],
-    args: readonly (string | number)[],
-  ): Promise<T> {
-    try {
-      return await runScript<T>(this.commands, name, keys, args);
-    } catch (error) {
-      throw this.unavailable(error);
-    }
-  }
-
   /** The shared subscriber client, made on first use. */
-  get subscriber(): RedisClient {
+  get subscriber(): RedisCommands {
     if (!this.subscriberClient) this.subscriberClient = this.duplicate();
     return this.subscriberClient;
   }
@@ -144,7 +144,7 @@ export class DocketConnection {
    * Resolve once `client` can take commands; fail with `RedisUnavailableError` when it cannot
    * within `wait` ms (a client that lost its connection fails at once).
    */
-  async ready(client: RedisClient = this.commands, wait = CONNECT_WAIT_MS): Promise<void> {
+  async ready(client: RedisCommands = this.commands, wait = CONNECT_WAIT_MS): Promise<void> {
     if (client.status === 'ready') return;
     if (this.closed) throw new RedisUnavailableError('the docket connection is closed');
     if (client.status === 'wait') void client.connect().catch(() => undefined);

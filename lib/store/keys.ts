@@ -1,3 +1,6 @@
+/** The consumer group of the docket's stream: every worker is a consumer of it. */
+export const CONSUMER_GROUP = 'docket-workers';
+
 /**
  * Every Redis key and channel of one docket. All share the hash tag `{name}` so that a docket
  * lives on one Cluster slot and multi-key scripts stay legal.

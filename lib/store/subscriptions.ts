@@ -4,7 +4,8 @@ type Handler = (message: string) => void;
 
 /**
  * Pub/sub channels multiplexed over the docket's one subscriber client. A channel is
- * subscribed while at least one handler listens to it.
+ * subscribed while at least one handler listens to it; a handler that throws is isolated
+ * (reported to `onHandlerError`), never thrown into the client.
  */
 export class Subscriptions {
   private readonly handlers = new Map<string, Set<Handler>>();
@@ -12,14 +13,23 @@ export class Subscriptions {
   private attached = false;
   private readonly reconnectListeners = new Set<() => void>();
 
-  constructor(private readonly connection: DocketConnection) {}
+  constructor(
+    private readonly connection: DocketConnection,
+    private readonly onHandlerError: (channel: string, error: unknown) => void,
+  ) {}
 
   private attach(): void {
     if (this.attached) return;
     this.attached = true;
     const client = this.connection.subscriber;
     client.on('message', (channel: string, message: string) => {
-      for (const handler of this.handlers.get(channel) ?? []) handler(message);
+      for (const handler of this.handlers.get(channel) ?? []) {
+        try {
+          handler(message);
+        } catch (error) {
+          this.onHandlerError(channel, error);
+        }
+      }
     });
     let wasReady = false;
     client.on('ready', () => {
@@ -61,7 +71,7 @@ export class Subscriptions {
       }
     } catch (error) {
       await this.remove(channel, handler);
-      throw error;
+      throw this.connection.error(error, this.connection.subscriber);
     }
     return () => this.remove(channel, handler);
   }

@@ -1,9 +1,6 @@
 import { AssertionError } from 'node:assert';
 import { inspect, isDeepStrictEqual } from 'node:util';
-import type { DocketClient } from '../producer/docket.client.js';
-import type { DocketRuntime } from '../docket.runtime.js';
-import type { TaskRef } from '../execution/task-args.type.js';
-import type { FutureTask } from '../interfaces/snapshot.interface.js';
+import { taskNameOf, type DocketClient, type FutureTask, type TaskRef } from '../public-api.js';
 
 /** Which scheduled tasks an assertion is about; every given field must match. */
 export interface TaskMatch {
@@ -13,10 +10,8 @@ export interface TaskMatch {
   key?: string;
 }
 
-function nameOf(docket: DocketClient, task: TaskRef): string {
-  // the client's registry resolves method references and renamed tasks as `add` does
-  const runtime = (docket as unknown as { runtime: DocketRuntime }).runtime;
-  return runtime.registry.resolveName(task, false);
+function nameOf(task: TaskRef): string {
+  return taskNameOf(task);
 }
 
 function describeCall(name: string, match: TaskMatch): string {
@@ -50,12 +45,12 @@ function matches(task: FutureTask, name: string, match: TaskMatch): boolean {
 
 /** Tasks scheduled or queued and not yet started (running ones are not included). */
 async function waiting(docket: DocketClient): Promise<FutureTask[]> {
-  return (await docket.snapshotAll()).future;
+  return (await docket.snapshot({ limit: Infinity })).future;
 }
 
 /** What is scheduled, and which of it matches `task` and `match`. */
 async function search(docket: DocketClient, task: TaskRef, match: TaskMatch) {
-  const name = nameOf(docket, task);
+  const name = nameOf(task);
   const tasks = await waiting(docket);
   return {
     call: describeCall(name, match),
@@ -114,7 +109,7 @@ export async function assertTaskCount(
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) {
     throw new TypeError(`assertTaskCount needs a count (a whole number), not ${String(count)}`);
   }
-  const name = all ? undefined : nameOf(docket, taskOrCount);
+  const name = all ? undefined : nameOf(taskOrCount);
   const tasks = await waiting(docket);
   const found = name === undefined ? tasks.length : tasks.filter((t) => t.taskName === name).length;
   if (found === count) return;

@@ -1,63 +1,49 @@
 import { Logger } from '@nestjs/common';
-import { CONSUMER_GROUP } from '../docket.tokens.js';
-import type { DocketRuntime } from '../docket.runtime.js';
-import { runScript } from '../store/scripts.js';
-import type { StreamEntry } from './message.js';
+import type { DocketStore, StreamEntry, TaskEnd } from '../store/docket-store.js';
+import { sleep } from '../util/time.js';
 
-/** How one delivered message ended (see finish-2.lua). */
-export interface Finish {
-  key: string;
-  generation: string;
-  id: string;
-  outcome: 'completed' | 'failed' | 'cancelled' | 'retry' | 'dead';
-  result?: string;
-  error?: string;
-  retryWhen?: number;
-  attempt: number;
-  taskName: string;
-  rawArgs: string;
-  /** The admission rules the message ran under (its concurrency slots are given back). */
-  admission?: string;
-  /** A perpetual task's successor: when, and its encoded args ('' = the same). */
-  nextWhen?: number;
-  nextArgs?: string;
-  /** What the handler threw (not written to Redis; for spans and logs). */
-  thrown?: unknown;
-}
-
+/** Most ends written in one call. */
 const BATCH = 100;
 
-/** A worker that reads its next messages in the call that records the ends of its last ones. */
-export interface ReadAlong {
+/** What the finisher needs from the worker. */
+export interface FinisherEnv {
+  store: Pick<DocketStore, 'finish'>;
   consumer: string;
-  /** How many new messages the worker has room for now (0: none). */
+  executionTtl: number;
+  deadLetterTtl: number;
+  reconnectionDelay: number;
+  /** How many new messages the worker has room for now (0: none); read along with the ends. */
   room(): number;
-  /** The messages read along with a batch of ends. */
-  take(entries: StreamEntry[]): void;
+  /** A Redis error met while writing (the write is tried again). */
+  disrupted(error: unknown): void;
+}
+
+interface Queued {
+  end: TaskEnd;
+  resolve: (read: StreamEntry[]) => void;
 }
 
 /**
  * Writes the ends of executions, batching those that end in the same turn of the event loop
- * into one script call. A write that fails (Redis away) is tried again until it lands or the
- * worker stops, so that a finished task is not run again needlessly.
+ * into one call, which also reads the worker's next messages (for the room it has then). A
+ * write that fails (Redis away) is tried again until it lands or the worker stops retrying,
+ * so that a finished task is not run again needlessly.
  */
 export class Finisher {
   private readonly logger = new Logger('Docket');
-  private queue: { finish: Finish; resolve: () => void }[] = [];
+  private queue: Queued[] = [];
   private scheduled = false;
-  private stopped = false;
+  private retrying = true;
 
-  constructor(
-    private readonly runtime: DocketRuntime,
-    private readonly onDisruption: (error: unknown) => void,
-    private readonly retryDelay: () => number,
-    private readonly readAlong?: ReadAlong,
-  ) {}
+  constructor(private readonly env: FinisherEnv) {}
 
-  /** Resolves once the end is written (or the worker stopped trying). */
-  finish(finish: Finish): Promise<void> {
+  /**
+   * Resolves once the end is written (or the worker stopped trying), with the messages read
+   * along: the first end of a batch gets them, the others an empty list.
+   */
+  finish(end: TaskEnd): Promise<StreamEntry[]> {
     return new Promise((resolve) => {
-      this.queue.push({ finish, resolve });
+      this.queue.push({ end, resolve });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => void this.flush());
@@ -65,8 +51,9 @@ export class Finisher {
     });
   }
 
-  stop(): void {
-    this.stopped = true;
+  /** Ends still get written, but one that fails is no longer retried (redelivery takes over). */
+  stopRetrying(): void {
+    this.retrying = false;
   }
 
   private async flush(): Promise<void> {
@@ -76,59 +63,33 @@ export class Finisher {
       this.scheduled = true;
       setImmediate(() => void this.flush());
     }
+    let read: StreamEntry[] = [];
     for (;;) {
       try {
-        await this.write(batch.map((b) => b.finish));
+        read = await this.write(batch.map((b) => b.end));
         break;
       } catch (error) {
-        this.onDisruption(error);
-        if (this.stopped) {
+        this.env.disrupted(error);
+        if (!this.retrying) {
           this.logger.warn(
             `could not record the end of ${batch.length} task(s) (${(error as Error).message}); they will be redelivered`,
           );
           break;
         }
-        await new Promise((r) => setTimeout(r, this.retryDelay()));
+        await sleep(this.env.reconnectionDelay);
       }
     }
-    for (const b of batch) b.resolve();
+    batch.forEach((b, i) => b.resolve(i === 0 ? read : []));
   }
 
-  private async write(batch: Finish[]): Promise<void> {
-    const { connection, keys, options } = this.runtime;
-    await connection.ready();
-    const args: (string | number)[] = [
-      keys.prefix,
-      CONSUMER_GROUP,
-      Date.now(),
-      options.executionTtl,
-      options.deadLetterTtl,
-    ];
-    const want = this.readAlong && !this.stopped ? Math.max(0, this.readAlong.room()) : 0;
-    args.push(want > 0 ? this.readAlong!.consumer : '', want);
-    for (const f of batch) {
-      args.push(
-        f.key,
-        f.generation,
-        f.id,
-        f.outcome,
-        f.result ?? '',
-        f.error ?? '',
-        f.retryWhen ?? 0,
-        f.attempt,
-        f.taskName,
-        f.rawArgs,
-        f.admission ?? '',
-        f.nextWhen ?? '',
-        f.nextArgs ?? '',
-      );
-    }
-    const [, read] = await runScript<[string[], StreamEntry[]]>(
-      connection.commands,
-      'finish',
-      [keys.stream, keys.dead],
-      args,
-    );
-    if (read.length > 0) this.readAlong!.take(read);
+  private async write(ends: TaskEnd[]): Promise<StreamEntry[]> {
+    const count = this.retrying ? Math.max(0, this.env.room()) : 0;
+    const { read } = await this.env.store.finish(ends, {
+      now: Date.now(),
+      executionTtl: this.env.executionTtl,
+      deadLetterTtl: this.env.deadLetterTtl,
+      readAlong: count > 0 ? { consumer: this.env.consumer, count } : undefined,
+    });
+    return read;
   }
 }

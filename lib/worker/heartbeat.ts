@@ -1,9 +1,18 @@
-import type { DocketRuntime } from '../docket.runtime.js';
-import { runScript } from '../store/scripts.js';
+import type { DocketStore } from '../store/docket-store.js';
 import { within } from '../util/time.js';
 
 /** Re-write the task registry every this many beats (it expires if Redis lost it). */
 const REGISTER_EVERY = 15;
+
+/** What the heartbeat needs from the worker. */
+export interface HeartbeatEnv {
+  store: Pick<DocketStore, 'beat' | 'unregister' | 'connected'>;
+  worker: string;
+  heartbeatInterval: number;
+  missedHeartbeats: number;
+  tasks(): string[];
+  disrupted(error: unknown): void;
+}
 
 /** The worker's entry in the registry of live workers, refreshed every `heartbeatInterval`. */
 export class Heartbeat {
@@ -12,12 +21,7 @@ export class Heartbeat {
   private stopped = true;
   private inflight?: Promise<void>;
 
-  constructor(
-    private readonly runtime: DocketRuntime,
-    private readonly worker: string,
-    private readonly tasks: () => string[],
-    private readonly onDisruption: (error: unknown) => void,
-  ) {}
+  constructor(private readonly env: HeartbeatEnv) {}
 
   start(): void {
     if (!this.stopped) return;
@@ -28,38 +32,28 @@ export class Heartbeat {
 
   private async beat(): Promise<void> {
     clearTimeout(this.timer);
-    const { connection, keys, options } = this.runtime;
+    const { store, worker, heartbeatInterval, missedHeartbeats } = this.env;
     try {
-      await connection.ready();
       const now = Date.now();
-      if (this.beats % REGISTER_EVERY === 0) {
-        // Now and then: prune dead workers and (re)write the task registry.
-        await runScript(
-          connection.commands,
-          'heartbeat',
-          [keys.workers, keys.workerTasks(this.worker)],
-          [
-            this.worker,
-            now,
-            options.heartbeatInterval * options.missedHeartbeats,
-            keys.prefix,
-            options.heartbeatInterval * (REGISTER_EVERY + options.missedHeartbeats),
-            ...this.tasks(),
-          ],
-        );
-      } else {
-        // Every other beat is one command: an idle worker must cost Redis next to nothing.
-        await connection.commands.zadd(keys.workers, now, this.worker);
-      }
+      // Now and then: prune dead workers and (re)write the task registry.
+      const registry =
+        this.beats % REGISTER_EVERY === 0
+          ? {
+              tasks: this.env.tasks(),
+              window: heartbeatInterval * missedHeartbeats,
+              lifetime: heartbeatInterval * (REGISTER_EVERY + missedHeartbeats),
+            }
+          : undefined;
+      await store.beat(worker, now, registry);
       this.beats++;
     } catch (error) {
-      this.onDisruption(error);
+      this.env.disrupted(error);
       this.beats = 0;
     }
     if (!this.stopped) {
       this.timer = setTimeout(() => {
         this.inflight = this.beat();
-      }, options.heartbeatInterval);
+      }, heartbeatInterval);
     }
   }
 
@@ -68,16 +62,7 @@ export class Heartbeat {
     this.stopped = true;
     clearTimeout(this.timer);
     await within(this.inflight, 1_000);
-    const { connection, keys } = this.runtime;
-    if (connection.commands.status !== 'ready') return;
-    await within(
-      runScript(
-        connection.commands,
-        'unregister',
-        [keys.workers, keys.workerTasks(this.worker)],
-        [this.worker, keys.prefix],
-      ),
-      1_000,
-    );
+    if (!this.env.store.connected) return;
+    await within(this.env.store.unregister(this.env.worker), 1_000);
   }
 }

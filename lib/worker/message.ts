@@ -1,7 +1,6 @@
 import { decodeArgs } from '../execution/codec.js';
-
-/** A stream entry as read: its id and its flat field list. */
-export type StreamEntry = [id: string, fields: string[]];
+import type { StreamEntry, TaskEnd } from '../store/docket-store.js';
+import { fieldsToRecord } from '../store/fields.js';
 
 /** A task message decoded from a stream entry. */
 export interface TaskMessage {
@@ -34,8 +33,7 @@ const MAX_FIELD = 64 * 1024 * 1024;
 /** Decode one entry; never throws. */
 export function decodeMessage(entry: StreamEntry, redelivered: boolean): TaskMessage | BadMessage {
   const [id, list] = entry;
-  const f: Record<string, string> = {};
-  for (let i = 0; i + 1 < (list?.length ?? 0); i += 2) f[list[i]] = list[i + 1];
+  const f = fieldsToRecord(list);
   const bad = (reason: string): BadMessage => ({
     id,
     key: typeof f.key === 'string' && f.key.length < 1024 ? f.key : '',
@@ -88,4 +86,18 @@ export function decodeMessage(entry: StreamEntry, redelivered: boolean): TaskMes
 
 export function isBadMessage(message: TaskMessage | BadMessage): message is BadMessage {
   return 'reason' in message;
+}
+
+/** The identity of a message's end: what every `TaskEnd` of it carries. */
+export function endOf(
+  message: TaskMessage | BadMessage,
+): Pick<TaskEnd, 'key' | 'generation' | 'id' | 'attempt' | 'taskName' | 'args'> {
+  return {
+    key: message.key,
+    generation: message.generation,
+    id: message.id,
+    attempt: message.attempt,
+    taskName: message.taskName,
+    args: message.rawArgs,
+  };
 }

@@ -1,56 +1,16 @@
 import { Logger } from '@nestjs/common';
-import type { DocketClient } from '../producer/docket.client.js';
-import type { DocketRuntime } from '../docket.runtime.js';
+import type { PerpetualIntent } from '../behaviours/perpetual.js';
+import type { Deadline } from '../behaviours/timeout.js';
 import type { Execution } from '../execution/execution.js';
-import type {
-  TaskContext,
-  TaskProgress,
-  TaskTimeout,
-} from '../interfaces/task-context.interface.js';
-import { runScript } from '../store/scripts.js';
+import type { TaskContext, TaskProgress } from '../interfaces/task-context.interface.js';
+import type { DocketClient } from '../producer/docket.client.js';
+import type { DocketStore } from '../store/docket-store.js';
 import { ForcedRetry } from './forced-retry.js';
 import type { TaskMessage } from './message.js';
 
-/** What the handler asked for its chain (perpetual and cron tasks). */
-export interface PerpetualIntent {
-  cancelled: boolean;
-  args?: unknown[];
-  at?: number;
-  after?: number;
-}
-
-/** The deadline of a running task, movable by `ctx.timeout.extend()`. */
-export class Deadline implements TaskTimeout {
-  private at: number;
-  constructor(
-    private readonly timeout: number | undefined,
-    private readonly onChange: () => void,
-  ) {
-    this.at = timeout === undefined ? Infinity : Date.now() + timeout;
-  }
-  get time(): number {
-    return this.at;
-  }
-  remaining(): number {
-    return Math.max(0, this.at - Date.now());
-  }
-  extend(ms?: number): void {
-    if (this.timeout === undefined && ms === undefined) return;
-    this.at = Math.max(this.at, Date.now()) + (ms ?? this.timeout ?? 0);
-    this.onChange();
-  }
-}
-
-function progressOf(runtime: DocketRuntime, message: TaskMessage): TaskProgress {
-  const { keys, connection } = runtime;
-  const write = async (op: string, operand: string | number): Promise<void> => {
-    await runScript(
-      connection.commands,
-      'progress',
-      [keys.progress(message.key), keys.runs(message.key)],
-      [message.key, message.generation, op, operand, Date.now(), keys.progressChannel(message.key)],
-    );
-  };
+function progressOf(store: Pick<DocketStore, 'writeProgress'>, message: TaskMessage): TaskProgress {
+  const write = (op: 'total' | 'increment' | 'message', operand: string | number) =>
+    store.writeProgress(message.key, message.generation, op, operand, Date.now());
   const whole = (n: number, what: string): void => {
     if (!Number.isInteger(n) || n < 1)
       throw new RangeError(`${what} must be a whole number ≥ 1, not ${n}`);
@@ -64,7 +24,7 @@ function progressOf(runtime: DocketRuntime, message: TaskMessage): TaskProgress 
 
 /** Build the `TaskContext` of one execution; the costlier members are made on first use. */
 export function createTaskContext(init: {
-  runtime: DocketRuntime;
+  store: Pick<DocketStore, 'writeProgress'>;
   client: DocketClient;
   message: TaskMessage;
   execution: () => Execution;
@@ -91,7 +51,7 @@ export function createTaskContext(init: {
     },
     signal: init.signal,
     get progress() {
-      return (progress ??= progressOf(init.runtime, message));
+      return (progress ??= progressOf(init.store, message));
     },
     retry: {
       attempt: message.attempt,

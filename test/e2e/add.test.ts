@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { DocketTask } from '../../lib/index.js';
-import { DocketRuntime } from '../../lib/docket.runtime.js';
+import { DOCKET_STORE } from '../../lib/docket.tokens.js';
+import type { DocketStore } from '../../lib/store/docket-store.js';
 import {
   assertNoKeyWithoutTtl,
   createDocket,
@@ -68,16 +69,16 @@ describe('add', { timeout: 60_000 }, () => {
       docket.client.add(Tasks.prototype.record, { key })(value);
     const replace = (key: string, value: string) =>
       docket.client.replace(Tasks.prototype.record, { key })(value);
-    // the script calls the client makes
-    const connection = docket.module.get(DocketRuntime).connection;
-    const calls: string[] = [];
-    const script = connection.script.bind(connection);
-    connection.script = (name, keys, args) => {
-      calls.push(name);
-      return script(name, keys, args);
+    // the schedule calls the client makes to its store, and how many requests each carries
+    const store = docket.module.get<DocketStore>(DOCKET_STORE);
+    const calls: number[] = [];
+    const schedule = store.schedule.bind(store);
+    store.schedule = (requests, now) => {
+      calls.push(requests.length);
+      return schedule(requests, now);
     };
     t.after(() => {
-      connection.script = script;
+      store.schedule = schedule;
     });
     // one turn of the event loop: 100 adds (more than one call's worth), a repeat, a replace
     const executions = await Promise.all([
@@ -90,7 +91,7 @@ describe('add', { timeout: 60_000 }, () => {
       Array.from({ length: 100 }, (_, i) => [`batch-${i}`, 'scheduled', 'queued', `v${i}`]),
     );
     // 102 schedules in one turn: calls of 32, 32, 32 and the 6 left at the end of the turn
-    assert.deepEqual(calls, ['scheduleMany', 'scheduleMany', 'scheduleMany', 'scheduleMany']);
+    assert.deepEqual(calls, [32, 32, 32, 6]);
     const [again, later] = executions.slice(100);
     assert.equal(again.disposition, 'already_scheduled');
     assert.deepEqual(again.args, ['v7'], 'the live execution answers');

@@ -127,7 +127,7 @@ describe('shutdown', { timeout: 60_000 }, () => {
     await docket.client.add(Tasks.prototype.brief, { delay: 60_000 })();
     const forever = docket.worker.runForever();
     const untilFinished = docket.worker.runUntilFinished();
-    await waitFor(() => docket.worker.lastPollAt > 0, 'the worker to poll');
+    await waitFor(() => docket.worker.status().lastPollAt > 0, 'the worker to poll');
     await docket.close();
     await Promise.all([forever, untilFinished]);
     assert.equal(state.runs.length, 0);
@@ -143,7 +143,7 @@ describe('shutdown', { timeout: 60_000 }, () => {
       worker: { autoStart: true, minimumCheckInterval: 100, reconnectionDelay: 5_000 },
     });
     t.after(() => docket.close());
-    await waitFor(() => docket.worker.lastPollAt > 0, 'the worker to poll');
+    await waitFor(() => docket.worker.status().lastPollAt > 0, 'the worker to poll');
     await redis.kill();
     const closing = Date.now();
     await docket.close();

@@ -96,7 +96,7 @@ describe('future tasks', { timeout: 60_000 }, () => {
     const docket = await useDocket(t, [Tasks], FAST);
     const tasks = docket.module.get(Tasks);
     void docket.worker.runForever();
-    await waitFor(() => docket.worker.lastPollAt > 0, 'the worker to poll');
+    await waitFor(() => docket.worker.status().lastPollAt > 0, 'the worker to poll');
     await docket.client.add(Tasks.prototype.stamp, { key: 'late', delay: 10_000 })('late');
     // Let the scheduler plan its sleep until the late task before the early one arrives.
     await new Promise((resolve) => setTimeout(resolve, 300));

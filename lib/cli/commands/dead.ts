@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { DeadLetter } from '../../interfaces/snapshot.interface.js';
+import type { DeadLetter } from '../../public-api.js';
 import { CliError, usageError } from '../cli-error.js';
 import { targetOf, withClient } from '../context.js';
 import { formatArgs, plural, relative, table, toJson, truncate } from '../format.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { DocketSnapshot } from '../../interfaces/snapshot.interface.js';
+import type { DocketSnapshot } from '../../public-api.js';
 import { redactUrl } from '../../store/redis-url.js';
 import { targetOf, withClient, type Target } from '../context.js';
 import { clock, color, plural, relative, table, toJson } from '../format.js';

@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
-import type {
-  StrikeCondition,
-  StrikeOperator,
-} from '../../interfaces/strike-condition.interface.js';
+import type { StrikeCondition, StrikeOperator } from '../../public-api.js';
 import { usageError } from '../cli-error.js';
 import { targetOf, withClient } from '../context.js';
 import { describeValue, InvalidValueError, parseTypedValue } from '../../util/typed-value.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { DocketClient } from '../../producer/docket.client.js';
+import type { DocketClient } from '../../public-api.js';
 import { targetOf, withClient, type Target } from '../context.js';
 import { formatDuration } from '../format.js';
 import { argParser } from '../options.js';

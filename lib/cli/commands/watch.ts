@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import type { DocketClient } from '../../producer/docket.client.js';
-import type { Execution } from '../../execution/execution.js';
-import type { ExecutionState, StateEvent } from '../../interfaces/execution.interface.js';
+import type { DocketClient, Execution, ExecutionState, StateEvent } from '../../public-api.js';
 import { CliError } from '../cli-error.js';
 import { targetOf, withClient, type Target } from '../context.js';
 import { clock, color, formatDuration, relative } from '../format.js';

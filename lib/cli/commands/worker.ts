@@ -1,9 +1,8 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { type Command, Option } from 'commander';
-import type { ResolvedDocketOptions } from '../../config/resolve-options.js';
-import type { DocketRuntime } from '../../docket.runtime.js';
+import type { DynamicModule } from '@nestjs/common';
+import type { DocketConfiguration, DocketInspector, DocketWorker } from '../../public-api.js';
 import { redactUrl } from '../../store/redis-url.js';
-import type { DocketWorker } from '../../worker.service.js';
 import { toCliError, usageError } from '../cli-error.js';
 import { checkDocketName, checkUrl } from '../context.js';
 import { createLogger, LOG_LEVELS, withoutExceptionHandler } from '../json-logger.js';
@@ -16,6 +15,7 @@ import {
   WORKER_OPTIONS,
   workerOptionsFromEnv,
 } from '../../config/environment.js';
+import type { DocketModuleOptions } from '../../public-api.js';
 
 const CONTEXT = 'DocketCli';
 
@@ -80,53 +80,78 @@ export function registerWorker(program: Command): void {
     .addHelpText(
       'after',
       '\nDurations: milliseconds (1500) or 500ms, 5s, 2m, 1h, 1m30s.\n' +
-        'Flags reach the module through DOCKET_URL, DOCKET_NAME and DOCKET_WORKER_* variables;\n' +
-        "options written in the module's DocketModule.forRoot() win over them (a warning says so).",
+        'Flags (and DOCKET_URL, DOCKET_NAME, DOCKET_WORKER_* variables) are defaults of the\n' +
+        "module's DocketModule; options written in its forRoot() win over them (a warning says so).",
     )
     .action((_flags: unknown, cmd: Command) => work(cmd.optsWithGlobals<WorkerFlags>(), cmd));
 }
 
-/** Write the flags into the environment the application's `DocketModule` reads. */
-function exportToEnv(flags: WorkerFlags, cmd: Command): void {
-  if (cmd.getOptionValueSourceWithGlobals('url') !== 'default') process.env.DOCKET_URL = flags.url;
-  if (cmd.getOptionValueSourceWithGlobals('docket') !== 'default')
-    process.env.DOCKET_NAME = flags.docket;
-  for (const spec of WORKER_OPTIONS) {
-    const value = flags[spec.key];
-    if (value !== undefined) process.env[envName(spec.key)] = String(value);
+/** What the flags (and DOCKET_WORKER_* variables, below them) ask of the module's docket. */
+function requestedOptions(
+  flags: WorkerFlags,
+  cmd: Command,
+): Pick<DocketModuleOptions, 'name' | 'url' | 'worker'> {
+  let worker: Record<string, unknown>;
+  try {
+    worker = { ...workerOptionsFromEnv() };
+  } catch (error) {
+    throw usageError(toCliError(error).message);
   }
+  for (const spec of WORKER_OPTIONS) {
+    if (flags[spec.key] !== undefined) worker[spec.key] = flags[spec.key];
+  }
+  const requested: Pick<DocketModuleOptions, 'name' | 'url' | 'worker'> = { worker };
+  if (cmd.getOptionValueSourceWithGlobals('url') !== 'default') requested.url = flags.url;
+  if (cmd.getOptionValueSourceWithGlobals('docket') !== 'default') requested.name = flags.docket;
+  return requested;
 }
 
 async function work(flags: WorkerFlags, cmd: Command): Promise<void> {
   checkDocketName(flags.docket);
   checkUrl(flags.url, 'worker');
-  exportToEnv(flags, cmd);
-  let requested: Record<string, unknown>;
-  try {
-    requested = { ...workerOptionsFromEnv() };
-  } catch (error) {
-    throw usageError(toCliError(error).message);
-  }
+  const requested = requestedOptions(flags, cmd);
   const loaded = await loadModule(flags.module);
-  const [{ NestFactory }, { DocketRuntime }, { DocketWorker }] = await Promise.all([
+  const [{ NestFactory }, api] = await Promise.all([
     import('@nestjs/core'),
-    import('../../docket.runtime.js'),
-    import('../../worker.service.js'),
+    import('../../public-api.js'),
   ]);
   const logger = withoutExceptionHandler(await createLogger(flags.logFormat, flags.logLevel));
-  const app = await NestFactory.createApplicationContext(loaded.module, {
+  // The requested options reach the application's DocketModule as its defaults, through a
+  // global provider next to the module (the module's own forRoot options win over them).
+  const root: DynamicModule = {
+    module: class DocketCliRoot {},
+    imports: [
+      {
+        module: class DocketCliDefaults {},
+        global: true,
+        providers: [{ provide: api.DOCKET_OPTION_DEFAULTS, useValue: requested }],
+        exports: [api.DOCKET_OPTION_DEFAULTS],
+      },
+      loaded.module,
+    ],
+  };
+  const app = await NestFactory.createApplicationContext(root, {
     logger,
     abortOnError: false,
   });
   const stopping = untilSignal();
   try {
     const options = docketOptions(
-      () => app.get<typeof DocketRuntime, DocketRuntime>(DocketRuntime, { strict: false }),
+      () =>
+        app.get<typeof DocketInspector, DocketInspector>(api.DocketInspector, { strict: false }),
       loaded.label,
     );
-    warnAboutOverrides(logger, flags, cmd, requested, options);
+    warnAboutOverrides(
+      logger,
+      flags,
+      cmd,
+      (requested.worker ?? {}) as Record<string, unknown>,
+      options,
+    );
     if (options.worker && !options.worker.autoStart) {
-      void app.get<typeof DocketWorker, DocketWorker>(DocketWorker, { strict: false }).runForever();
+      void app
+        .get<typeof DocketWorker, DocketWorker>(api.DocketWorker, { strict: false })
+        .runForever();
     }
   } catch (error) {
     await app.close().catch(() => undefined);
@@ -154,11 +179,11 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-/** The resolved options of the application's docket; a usage error when it has no worker. */
-function docketOptions(find: () => DocketRuntime, label: string): ResolvedDocketOptions {
-  let runtime: DocketRuntime;
+/** The options of the application's docket; a usage error when it has no worker. */
+function docketOptions(find: () => DocketInspector, label: string): DocketConfiguration {
+  let options: DocketConfiguration;
   try {
-    runtime = find();
+    options = find().configuration();
   } catch {
     throw usageError(
       `${label} does not import DocketModule (or imports another copy of nestjs-docket than ` +
@@ -166,13 +191,13 @@ function docketOptions(find: () => DocketRuntime, label: string): ResolvedDocket
         `application's own nestjs-docket`,
     );
   }
-  if (!runtime.options.worker) {
+  if (!options.worker) {
     throw usageError(
       `the DocketModule of ${label} has worker: false, so it cannot work; give it worker options ` +
         '(or {}) when it runs under docket worker',
     );
   }
-  return runtime.options;
+  return options;
 }
 
 /** Say which requested options the module's own `forRoot` options overrode. */
@@ -181,11 +206,14 @@ function warnAboutOverrides(
   flags: WorkerFlags,
   cmd: Command,
   requested: Record<string, unknown>,
-  options: ResolvedDocketOptions,
+  options: DocketConfiguration,
 ): void {
   const overridden: string[] = [];
-  if (cmd.getOptionValueSourceWithGlobals('url') !== 'default' && options.url !== flags.url) {
-    overridden.push(`url ${redactUrl(options.url)} (asked: ${redactUrl(flags.url)})`);
+  if (
+    cmd.getOptionValueSourceWithGlobals('url') !== 'default' &&
+    options.url !== redactUrl(flags.url)
+  ) {
+    overridden.push(`url ${options.url} (asked: ${redactUrl(flags.url)})`);
   }
   if (
     cmd.getOptionValueSourceWithGlobals('docket') !== 'default' &&

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { WorkerInfo } from '../../interfaces/snapshot.interface.js';
+import type { WorkerInfo } from '../../public-api.js';
 import { targetOf, withClient } from '../context.js';
 import { color, relative, table, toJson } from '../format.js';
 import { jsonOption } from '../options.js';

@@ -1,3 +1,5 @@
+--- @include "lines"
+--- @include "end-cancelled"
 --[[
   cancel: stop one task key from running.
 
@@ -35,14 +37,6 @@ end
 if run[2] then leave_line(prefix, run[2], key) end
 if run[3] then release_slot(prefix, run[3], tonumber(run[4]), key, now) end
 redis.call('ZREM', KEYS[2], key)
-redis.call('DEL', KEYS[3], prefix .. 'progress:' .. key)
-if ttl > 0 then
-  redis.call('HSET', runs, 'state', 'cancelled', 'completedAt', now)
-  redis.call('HDEL', runs, 'streamId', 'waiting', 'reserved', 'reservedMax')
-  redis.call('PEXPIRE', runs, ttl)
-else
-  redis.call('DEL', runs)
-end
-redis.call('PUBLISH', prefix .. 'state:' .. key,
-  cjson.encode({ type = 'state', key = key, state = 'cancelled', completedAt = tonumber(now) }))
+redis.call('DEL', KEYS[3])
+end_cancelled(prefix, key, now, ttl)
 return { state, task }

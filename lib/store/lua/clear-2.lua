@@ -1,3 +1,4 @@
+--- @include "end-cancelled"
 --[[
   clear: remove every scheduled and queued task (also those waiting for a concurrency slot);
   running tasks go on.
@@ -12,17 +13,7 @@
 local prefix, group, now, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local removed = 0
 local function cancel(key)
-  local runs = prefix .. 'runs:' .. key
-  redis.call('DEL', prefix .. 'progress:' .. key)
-  if ttl > 0 then
-    redis.call('HSET', runs, 'state', 'cancelled', 'completedAt', now)
-    redis.call('HDEL', runs, 'streamId', 'cancel', 'waiting', 'reserved', 'reservedMax')
-    redis.call('PEXPIRE', runs, ttl)
-  else
-    redis.call('DEL', runs)
-  end
-  redis.call('PUBLISH', prefix .. 'state:' .. key,
-    cjson.encode({ type = 'state', key = key, state = 'cancelled', completedAt = tonumber(now) }))
+  end_cancelled(prefix, key, now, ttl)
   removed = removed + 1
 end
 

@@ -1,3 +1,4 @@
+--- @include "lines"
 --[[
   finish: record how delivered messages ended, several in one call.
 
@@ -41,7 +42,7 @@ for i = 8, #ARGV, 13 do
   end
   if admission ~= '' then
     for _, r in ipairs(cjson.decode(admission)) do
-      if r.t == 'conc' then release_slot(prefix, r.k, r.m, key, now) end
+      if r.t == 'conc' then release_slot(prefix, prefix .. r.k, r.m, key, now) end
     end
   end
   if outcome == 'dead' then

@@ -1,3 +1,4 @@
+--- @include "schedule-key"
 --[[
   schedule: add or replace one execution of a task key.
 
@@ -18,7 +19,7 @@
   skipped by the worker. The new state is published on <prefix>state:<key>; a task that becomes
   the earliest in the queue is announced on <prefix>wake.
 ]]
--- KEYS are the keys the script writes; the work (schedule_key in _common.lua) derives the same
+-- KEYS are the keys the script writes; the work (schedule_key in includes/schedule-key.lua) derives the same
 -- names from the prefix.
 return schedule_key(ARGV[9], ARGV[8], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7],
   ARGV[10], ARGV[11])

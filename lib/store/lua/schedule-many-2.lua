@@ -1,3 +1,4 @@
+--- @include "schedule-key"
 --[[
   schedule-many: add or replace several task keys in one call, each as schedule-4.lua does (in
   order: a key given twice answers 'already_scheduled' the second time when mode is 'add').

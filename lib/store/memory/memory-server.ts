@@ -1,3 +1,4 @@
+import { MemoryLua } from './memory-lua.js';
 import { parseScoreBound, SortedSet } from './sorted-set.js';
 import {
   compareIds,
@@ -95,7 +96,43 @@ export class MemoryServer {
   /** Connected clients by id, for CLIENT UNBLOCK. */
   private readonly clients = new Map<number, { unblock(): boolean }>();
 
+  /** The Lua scripting of this server, made on the first script. */
+  private luaEngine?: MemoryLua;
+
   constructor(readonly id: string) {}
+
+  private get lua(): MemoryLua {
+    return (this.luaEngine ??= new MemoryLua());
+  }
+
+  /** EVAL / EVALSHA: run a script (by its text, cached, or by its SHA1) atomically. */
+  evaluate(byText: boolean, args: string[]): Reply {
+    const [script, count, ...rest] = args;
+    const numberOfKeys = integer(count ?? '', 'numkeys');
+    if (numberOfKeys < 0 || numberOfKeys > rest.length) {
+      throw new Error("ERR Number of keys can't be greater than number of args");
+    }
+    const sha = byText ? this.lua.load(script) : script;
+    return this.lua.call(sha, rest.slice(0, numberOfKeys), rest.slice(numberOfKeys), (c, a) =>
+      this.call(c, ...a),
+    );
+  }
+
+  /** SCRIPT LOAD | EXISTS | FLUSH. */
+  script(args: string[]): Reply {
+    const [sub, ...rest] = args;
+    switch (sub?.toUpperCase()) {
+      case 'LOAD':
+        return this.lua.load(rest[0]);
+      case 'EXISTS':
+        return rest.map((sha) => (this.lua.exists(sha) ? 1 : 0));
+      case 'FLUSH':
+        this.lua.flush();
+        return 'OK';
+      default:
+        throw new Error(`ERR unknown subcommand '${sub}' of SCRIPT on the memory:// backend`);
+    }
+  }
 
   /** Register a client; returns its id. */
   connect(client: { unblock(): boolean }): number {
@@ -702,6 +739,15 @@ function strings(values: Iterable<string>): string[] {
 }
 
 const COMMANDS: Record<string, Handler> = {
+  EVAL(args) {
+    return this.evaluate(true, args);
+  },
+  EVALSHA(args) {
+    return this.evaluate(false, args);
+  },
+  SCRIPT(args) {
+    return this.script(args);
+  },
   PING(args) {
     return args[0] ?? 'PONG';
   },

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { resolveOptions } from '../../../lib/config/resolve-options.js';
 import { REDIS_URL, uniqueName } from '../../utils.js';
 
 /** The built CLI, as `npx docket` runs it. */
@@ -95,35 +94,6 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
 /** `--url` and `--docket` of a fresh docket on the test Redis. */
 export function target(name = uniqueName('cli')): string[] {
   return ['--url', REDIS_URL, '--docket', name];
-}
-
-/**
- * Whether lib's `resolveOptions` reads DOCKET_NAME and DOCKET_WORKER_* (the CLI's worker
- * writes its flags there); until it does, the tests that need it are `todo`.
- */
-export function libReadsWorkerEnv(): boolean {
-  const saved = {
-    name: process.env.DOCKET_NAME,
-    concurrency: process.env.DOCKET_WORKER_CONCURRENCY,
-  };
-  try {
-    process.env.DOCKET_NAME = 'cli-env-probe';
-    process.env.DOCKET_WORKER_CONCURRENCY = '3';
-    const options = resolveOptions({ url: REDIS_URL });
-    return (
-      options.name === 'cli-env-probe' &&
-      options.worker !== false &&
-      options.worker.concurrency === 3
-    );
-  } finally {
-    for (const [key, name] of [
-      ['name', 'DOCKET_NAME'],
-      ['concurrency', 'DOCKET_WORKER_CONCURRENCY'],
-    ] as const) {
-      if (saved[key] === undefined) delete process.env[name];
-      else process.env[name] = saved[key];
-    }
-  }
 }
 
 /** The single line a failing command prints on stderr. */

@@ -2,15 +2,38 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { CONSUMER_GROUP } from '../../../lib/docket.tokens.js';
-import { MemoryRedis } from '../../../lib/store/memory/memory-redis.js';
-import { DocketKeys } from '../../../lib/store/keys.js';
-import { defineScripts, runScript, type ScriptName } from '../../../lib/store/scripts.js';
+import type { AdmissionRule } from '../../../lib/store/admission.js';
+import { MemoryClient } from '../../../lib/store/memory/memory-client.js';
+import { CONSUMER_GROUP, DocketKeys } from '../../../lib/store/keys.js';
+import { CANCEL, CLEAR } from '../../../lib/store/scripts/cancel.script.js';
+import { CLAIM } from '../../../lib/store/scripts/claim.script.js';
+import { PURGE_DEAD, RETRY_DEAD } from '../../../lib/store/scripts/dead-letters.script.js';
+import { FINISH } from '../../../lib/store/scripts/finish.script.js';
+import { MOVE_DUE } from '../../../lib/store/scripts/move-due.script.js';
+import { PROGRESS } from '../../../lib/store/scripts/progress.script.js';
+import {
+  DEPTHS,
+  READ_EXECUTION,
+  READ_PROGRESS,
+  SNAPSHOT,
+  WORKERS,
+} from '../../../lib/store/scripts/reads.script.js';
+import { SCHEDULE, SCHEDULE_MANY } from '../../../lib/store/scripts/schedule.script.js';
+import { ScriptRunner } from '../../../lib/store/scripts/script-runner.js';
+import type { ScriptDefinition } from '../../../lib/store/scripts/script.js';
+import { STRIKE } from '../../../lib/store/scripts/strike.script.js';
+import {
+  FORGET_CONSUMER,
+  HEARTBEAT,
+  RENEW_LEASES,
+  UNREGISTER,
+} from '../../../lib/store/scripts/worker-registry.script.js';
 import { REDIS_ONLY, REDIS_URL } from '../../utils.js';
 
-// The memory:// scripts keep the contract of the Lua scripts: the same random sequence of
-// script calls runs against Redis and against memory://, in lock step, and every reply and the
-// final data must be the same (stream ids, which are times, compared by their order).
+// memory:// runs the engine's Lua scripts in an in-process Lua VM over its own command
+// emulator. This keeps both honest: the same random sequence of script calls runs against
+// Redis and against memory://, in lock step, and every reply and the final data must be the
+// same (stream ids, which are times, compared by their order).
 
 type Client = Redis;
 
@@ -95,20 +118,20 @@ interface Held {
   key: string;
   generation: string;
   ids: [string, string];
-  admission: string;
+  admission: AdmissionRule[];
 }
 
 // Keys with a TTL expire by the wall clock, which differs by a few ms between the two sides:
 // every window is long enough (≥ 5 s) that nothing expires while a sequence runs.
-const ADMISSIONS = (prefix: string) => [
-  '',
-  '',
-  JSON.stringify([{ t: 'conc', k: `${prefix}c:conc`, m: 1, s: 600_000 }]),
-  JSON.stringify([{ t: 'conc', k: `${prefix}c:conc2`, m: 2, s: 600_000 }]),
-  JSON.stringify([{ t: 'rate', k: `${prefix}c:rate`, l: 2, p: 5_000, d: false }]),
-  JSON.stringify([{ t: 'rate', k: `${prefix}c:rate-drop`, l: 1, p: 5_000, d: true }]),
-  JSON.stringify([{ t: 'cooldown', k: `${prefix}c:cool`, w: 600_000 }]),
-  JSON.stringify([{ t: 'debounce', k: `${prefix}c:deb`, s: 1_000 }]),
+const ADMISSIONS: AdmissionRule[][] = [
+  [],
+  [],
+  [{ t: 'conc', k: 'c:conc', m: 1, s: 600_000 }],
+  [{ t: 'conc', k: 'c:conc2', m: 2, s: 600_000 }],
+  [{ t: 'rate', k: 'c:rate', l: 2, p: 5_000, d: false }],
+  [{ t: 'rate', k: 'c:rate-drop', l: 1, p: 5_000, d: true }],
+  [{ t: 'cooldown', k: 'c:cool', w: 600_000 }],
+  [{ t: 'debounce', k: 'c:deb', s: 1_000 }],
 ];
 
 async function runSequence(seed: number, steps: number): Promise<void> {
@@ -119,11 +142,13 @@ async function runSequence(seed: number, steps: number): Promise<void> {
   // the same docket name on both sides, so that keys and payloads compare as they are
   const keys = new DocketKeys(name);
   const redis = new Redis(REDIS_URL);
-  defineScripts(redis);
-  const memory = new MemoryRedis(`parity-${name}`) as unknown as Client;
+  const memory = new MemoryClient(`parity-${name}`) as unknown as Client;
   const clients: [Client, Client] = [redis, memory];
+  const runners = clients.map(
+    (client) => new ScriptRunner(client, keys, (error) => error as Error),
+  );
   const taskKeys = ['a', 'b', 'c', 'd', 'e', 'f'];
-  const admissions = ADMISSIONS(keys.prefix);
+  const admissions = ADMISSIONS;
   let now = Date.now();
   const held: Held[] = [];
   const log: string[] = [];
@@ -153,8 +178,8 @@ async function runSequence(seed: number, steps: number): Promise<void> {
     );
     return replies as [unknown, unknown];
   };
-  const script = (client: Client, name: ScriptName, k: string[], a: (string | number)[]) =>
-    runScript(client, name, k, a);
+  const script = <I, R>(side: number, definition: ScriptDefinition<I, R>, input: I) =>
+    runners[side].run(definition, input);
 
   /** Claim what both sides read (the same messages, by position), as a worker does. */
   const claimRead = async (entries: [string, string[]][][]): Promise<void> => {
@@ -169,25 +194,33 @@ async function runSequence(seed: number, steps: number): Promise<void> {
         admission: pick(admissions),
       };
     });
-    const [statuses] = (await both(`claim ${messages.map((x) => x.key).join(',')}`, (c, side) =>
-      script(
-        c,
-        'claim',
-        [keys.stream],
-        [
-          keys.prefix,
-          CONSUMER_GROUP,
-          'w',
-          now,
-          pick([0, 600_000]),
-          ...messages.flatMap((x) => [x.key, x.generation, x.ids[side], x.admission]),
-        ],
-      ),
+    const executionTtl = pick([0, 600_000]);
+    const [statuses] = (await both(`claim ${messages.map((x) => x.key).join(',')}`, (_c, side) =>
+      script(side, CLAIM, {
+        consumer: 'w',
+        now,
+        executionTtl,
+        requests: messages.map((x) => ({
+          key: x.key,
+          generation: x.generation,
+          id: x.ids[side],
+          admission: x.admission,
+        })),
+      }),
     )) as [string[], string[]];
     messages.forEach((message, i) => {
       if (statuses[i] === 'run') held.push(message);
     });
   };
+  const request = (key: string, when: number, mode: 'add' | 'replace') => ({
+    key,
+    taskName: 'task',
+    args: JSON.stringify([pick(['x', 'y'])]),
+    when,
+    attempt: 1,
+    mode,
+    traceparent: pick(['', 'tp']),
+  });
 
   try {
     await both('group', (c) => c.xgroup('CREATE', keys.stream, CONSUMER_GROUP, '0', 'MKSTREAM'));
@@ -197,53 +230,27 @@ async function runSequence(seed: number, steps: number): Promise<void> {
       if (op < 0.3) {
         const key = pick(taskKeys);
         const when = now + pick([-50, 0, 0, 100, 700]);
-        const mode = pick(['add', 'add', 'replace']);
-        const args = JSON.stringify([pick(['x', 'y'])]);
-        await both(`schedule ${key} ${mode} +${when - now}`, (c) =>
-          script(
-            c,
-            'schedule',
-            [keys.stream, keys.queue, keys.parked(key), keys.runs(key)],
-            [
-              key,
-              'task',
-              args,
-              when,
-              1,
-              now,
-              mode,
-              CONSUMER_GROUP,
-              keys.prefix,
-              pick(['', 'tp']),
-              '',
-            ],
-          ),
+        const mode = pick(['add', 'add', 'replace'] as const);
+        const q = request(key, when, mode);
+        await both(`schedule ${key} ${mode} +${when - now}`, (_c, side) =>
+          script(side, SCHEDULE, { now, request: q }),
         );
       } else if (op < 0.36) {
         // several schedules in one call, as the client sends the adds of one turn (a key may repeat)
         const count = 1 + Math.floor(next() * 4);
-        const groups = Array.from({ length: count }, () => [
-          pick(taskKeys),
-          'task',
-          JSON.stringify([pick(['x', 'y'])]),
-          now + pick([-50, 0, 100, 700]),
-          1,
-          pick(['add', 'add', 'replace']),
-          pick(['', 'tp']),
-          '',
-        ]);
-        await both(`scheduleMany ${groups.map((g) => `${g[0]} ${g[5]}`).join(',')}`, (c) =>
-          script(
-            c,
-            'scheduleMany',
-            [keys.stream, keys.queue],
-            [now, CONSUMER_GROUP, keys.prefix, ...groups.flat()],
+        const requests = Array.from({ length: count }, () =>
+          request(
+            pick(taskKeys),
+            now + pick([-50, 0, 100, 700]),
+            pick(['add', 'add', 'replace'] as const),
           ),
         );
-      } else if (op < 0.4) {
-        await both('moveDue', (c) =>
-          script(c, 'moveDue', [keys.queue, keys.stream], [now, keys.prefix, 3]),
+        await both(
+          `scheduleMany ${requests.map((q) => `${q.key} ${q.mode}`).join(',')}`,
+          (_c, side) => script(side, SCHEDULE_MANY, { now, requests }),
         );
+      } else if (op < 0.4) {
+        await both('moveDue', (_c, side) => script(side, MOVE_DUE, { now, limit: 3 }));
       } else if (op < 0.6) {
         const count = 1 + Math.floor(next() * 3);
         const [r, m] = (await both(`read ${count}`, (c) =>
@@ -252,111 +259,129 @@ async function runSequence(seed: number, steps: number): Promise<void> {
         await claimRead([r?.[0]?.[1] ?? [], m?.[0]?.[1] ?? []]);
       } else if (op < 0.75 && held.length > 0) {
         const message = held.splice(Math.floor(next() * held.length), 1)[0];
-        const outcome = pick(['completed', 'completed', 'failed', 'retry', 'dead', 'cancelled']);
-        const nextWhen = outcome === 'completed' && next() < 0.3 ? String(now + 300) : '';
+        const outcome = pick([
+          'completed',
+          'completed',
+          'failed',
+          'retry',
+          'dead',
+          'cancelled',
+        ] as const);
+        const nextWhen = outcome === 'completed' && next() < 0.3 ? now + 300 : undefined;
         // the worker reads its next messages in the same call, some of the time
         const alongCount = pick([0, 0, 2]);
+        const executionTtl = pick([0, 600_000]);
+        const retryWhen = outcome === 'retry' ? now + pick([0, 500]) : undefined;
         const [finished, finishedToo] = (await both(
           `finish ${message.key} ${outcome}${nextWhen ? ' +next' : ''}`,
-          (c, side) =>
-            script(
-              c,
-              'finish',
-              [keys.stream, keys.dead],
-              [
-                keys.prefix,
-                CONSUMER_GROUP,
-                now,
-                pick([0, 600_000]),
-                600_000,
-                alongCount > 0 ? 'w' : '',
-                alongCount,
-                message.key,
-                message.generation,
-                message.ids[side],
-                outcome,
-                outcome === 'completed' ? '"done"' : '',
-                outcome === 'failed' || outcome === 'dead' ? 'Error: boom' : '',
-                outcome === 'retry' ? now + pick([0, 500]) : '',
-                2,
-                'task',
-                '["x"]',
-                message.admission,
-                nextWhen,
-                '',
-              ],
-            ),
-        )) as [[string[], [string, string[]][]], [string[], [string, string[]][]]];
-        await claimRead([finished[1], finishedToo[1]]);
-      } else if (op < 0.82) {
-        const key = pick(taskKeys);
-        await both(`cancel ${key}`, (c) =>
-          script(
-            c,
-            'cancel',
-            [keys.stream, keys.queue, keys.parked(key), keys.runs(key)],
-            [key, CONSUMER_GROUP, now, pick([0, 600_000]), keys.prefix],
-          ),
-        );
-      } else if (op < 0.86 && held.length > 0) {
-        const message = pick(held);
-        await both(`progress ${message.key}`, (c) =>
-          script(
-            c,
-            'progress',
-            [keys.progress(message.key), keys.runs(message.key)],
-            [
-              message.key,
-              message.generation,
-              pick(['total', 'increment', 'message']),
-              pick(['3', '']),
+          (_c, side) =>
+            script(side, FINISH, {
               now,
-              keys.progressChannel(message.key),
-            ],
-          ),
+              executionTtl,
+              deadLetterTtl: 600_000,
+              readAlong: alongCount > 0 ? { consumer: 'w', count: alongCount } : undefined,
+              ends: [
+                {
+                  key: message.key,
+                  generation: message.generation,
+                  id: message.ids[side],
+                  outcome,
+                  result: outcome === 'completed' ? '"done"' : '',
+                  error: outcome === 'failed' || outcome === 'dead' ? 'Error: boom' : '',
+                  retryWhen,
+                  attempt: 2,
+                  taskName: 'task',
+                  args: '["x"]',
+                  admission: message.admission,
+                  nextWhen,
+                },
+              ],
+            }),
+        )) as [{ read: [string, string[]][] }, { read: [string, string[]][] }];
+        await claimRead([finished.read, finishedToo.read]);
+      } else if (op < 0.8) {
+        const key = pick(taskKeys);
+        const executionTtl = pick([0, 600_000]);
+        await both(`cancel ${key}`, (_c, side) => script(side, CANCEL, { key, now, executionTtl }));
+      } else if (op < 0.83 && held.length > 0) {
+        const message = pick(held);
+        const op = pick(['total', 'increment', 'message'] as const);
+        const operand = pick(['3', '']);
+        await both(`progress ${message.key}`, (_c, side) =>
+          script(side, PROGRESS, {
+            key: message.key,
+            generation: message.generation,
+            op,
+            operand,
+            now,
+          }),
         );
+      } else if (op < 0.86) {
+        const worker = pick(['w', 'v']);
+        const tasks = next() < 0.5 ? ['task', 'other'] : [];
+        await both(`heartbeat ${worker}`, (_c, side) =>
+          script(side, HEARTBEAT, { worker, now, window: 10_000, lifetime: 60_000, tasks }),
+        );
+      } else if (op < 0.87) {
+        const worker = pick(['w', 'v']);
+        await both(`unregister ${worker}`, (_c, side) => script(side, UNREGISTER, { worker }));
+      } else if (op < 0.88) {
+        const worker = pick(['w', 'v']);
+        await both(`forget ${worker}`, (_c, side) => script(side, FORGET_CONSUMER, { worker }));
       } else if (op < 0.9) {
-        const worker = pick(['w', 'v']);
-        await both(`heartbeat ${worker}`, (c) =>
-          script(
-            c,
-            'heartbeat',
-            [keys.workers, keys.workerTasks(worker)],
-            [worker, now, 10_000, keys.prefix, 60_000, ...(next() < 0.5 ? ['task', 'other'] : [])],
-          ),
+        await both('renew', (_c, side) =>
+          script(side, RENEW_LEASES, {
+            consumer: 'w',
+            ids: held.map((h) => h.ids[side]),
+            running: held.map((h) => ({ key: h.key, admission: h.admission })),
+            now,
+          }),
         );
-      } else if (op < 0.92) {
-        const worker = pick(['w', 'v']);
-        await both(`unregister ${worker}`, (c) =>
-          script(c, 'unregister', [keys.workers, keys.workerTasks(worker)], [worker, keys.prefix]),
+      } else if (op < 0.91) {
+        const strike = pick(['strike', 'restore'] as const);
+        await both('strike', (_c, side) =>
+          script(side, STRIKE, {
+            op: strike,
+            task: 'task',
+            parameter: '',
+            operator: '==',
+            value: '',
+          }),
         );
-      } else if (op < 0.94) {
-        await both('strike', (c) =>
-          script(
-            c,
-            'strike',
-            [keys.strikes],
-            [pick(['strike', 'restore']), 'task', '', '==', '', keys.strikesChannel],
-          ),
-        );
-      } else if (op < 0.955) {
+      } else if (op < 0.925) {
         // a worker takes over what is pending (idle time 0: everything), as after a crash
         await both('autoclaim', (c) =>
           c.xautoclaim(keys.stream, CONSUMER_GROUP, 'w', 0, '0-0', 'COUNT', 2),
         );
-      } else if (op < 0.96) {
+      } else if (op < 0.93) {
         await both('xclaim', (c, side) =>
           c.xclaim(keys.stream, CONSUMER_GROUP, 'w', 0, ...held.map((h) => h.ids[side]), 'JUSTID'),
         );
-      } else if (op < 0.97) {
-        await both('clear', (c) =>
-          script(
-            c,
-            'clear',
-            [keys.stream, keys.queue],
-            [keys.prefix, CONSUMER_GROUP, now, pick([0, 600_000])],
-          ),
+      } else if (op < 0.94) {
+        const executionTtl = pick([0, 600_000]);
+        await both('clear', (_c, side) => script(side, CLEAR, { now, executionTtl }));
+      } else if (op < 0.955) {
+        // the read model: what the dashboard, the CLI and health read
+        const key = pick(taskKeys);
+        await both(`reads ${key}`, async (_c, side) => [
+          await script(side, READ_EXECUTION, { key }),
+          await script(side, READ_PROGRESS, { keys: taskKeys }),
+          await script(side, DEPTHS, { now, liveSince: now - 10_000 }),
+          await script(side, SNAPSHOT, { limit: pick([2, 100]) }),
+          await script(side, WORKERS, { since: now - 10_000, task: pick([undefined, 'task']) }),
+        ]);
+      } else if (op < 0.965) {
+        // dead letters retried by id (by position in the dead stream: ids differ by side)
+        const [r, m] = (await both('dead ids', (c) => c.xrange(keys.dead, '-', '+'))) as [
+          [string, string[]][],
+          [string, string[]][],
+        ];
+        const picked = r.map((_, i) => i).filter(() => next() < 0.5);
+        await both('retry dead', (_c, side) =>
+          script(side, RETRY_DEAD, { ids: picked.map((i) => (side === 0 ? r : m)[i][0]), now }),
         );
+      } else if (op < 0.97) {
+        await both('purge dead', (_c, side) => script(side, PURGE_DEAD, {}));
       } else if (op < 0.99) {
         // a producer that writes only the stream (generation 0), with a past, future or odd when
         const key = `foreign-${pick(['p', 'q', 'a'])}`;
@@ -495,7 +520,7 @@ describe('memory:// commands answer as Redis does', { skip: REDIS_ONLY }, () => 
       ['ZRANGE', k('z2'), 0, -1, 'WITHSCORES'],
     ];
     const redis = new Redis(REDIS_URL);
-    const memory = new MemoryRedis(`cmd-${randomBytes(3).toString('hex')}`);
+    const memory = new MemoryClient(`cmd-${randomBytes(3).toString('hex')}`);
     // each command through the client's method of that name, as the engine calls them (ioredis
     // reshapes some RESP3 replies in its methods; the memory client answers in those shapes)
     const answer = (client: unknown) =>

@@ -68,7 +68,7 @@ describe(
           assert.equal(await done.result({ timeout: 5_000 }), 'acl');
           await assert.rejects(blocked.result({ timeout: 5_000 }), /cancelled/);
           assert.equal(await client.purgeDeadLetters(), 0);
-          assert.equal(worker.disruptions, 0);
+          assert.equal(worker.status().disruptions, 0);
         } finally {
           await docket.close();
         }

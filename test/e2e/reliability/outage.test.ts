@@ -16,7 +16,6 @@ import { deferred, waitFor } from '../../utils.js';
 import { CapturingLogger } from './scenarios.js';
 import { hasBinary, removeDir, startStandalone, type RedisServer } from './servers.js';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { DocketRuntime } from '../../../lib/docket.runtime.js';
 import { DocketClient, DocketModule, DocketWorker } from '../../../lib/index.js';
 import { Redis } from 'ioredis';
 
@@ -80,11 +79,12 @@ interface OutageDocket {
   close(): Promise<void>;
 }
 
-async function boot(server: RedisServer): Promise<OutageDocket> {
+async function boot(server: RedisServer, connection?: Redis): Promise<OutageDocket> {
   const module = await Test.createTestingModule({
     imports: [
       DocketModule.forRoot({
         url: `redis://127.0.0.1:${server.port}/0`,
+        connection,
         name: 'outage',
         worker: {
           autoStart: true,
@@ -111,11 +111,14 @@ async function boot(server: RedisServer): Promise<OutageDocket> {
 }
 
 /** A Redis with AOF of its own, and a docket with a worker on it, for one test. */
-async function withRedis(body: (server: RedisServer, docket: OutageDocket) => Promise<void>) {
+async function withRedis(
+  body: (server: RedisServer, docket: OutageDocket) => Promise<void>,
+  connection?: (server: RedisServer) => Redis,
+) {
   const server = await startStandalone({ aof: true });
   let docket: OutageDocket | undefined;
   try {
-    docket = await boot(server);
+    docket = await boot(server, connection?.(server));
     await body(server, docket);
   } finally {
     await docket?.close();
@@ -174,7 +177,7 @@ describe('Redis restarts and outages', { skip, timeout: 120_000, concurrency: 2 
         }
         await waitFor(() => docket.worker.activeTasks === 0, 'the worker to be idle', 5_000);
         assert.equal(await pending(server), 0);
-        assert.ok(docket.worker.disruptions > 0, 'the worker did not notice the restart');
+        assert.ok(docket.worker.status().disruptions > 0, 'the worker did not notice the restart');
       }),
   );
 
@@ -235,17 +238,28 @@ describe('Redis restarts and outages', { skip, timeout: 120_000, concurrency: 2 
     {
       timeout: 30_000,
     },
-    () =>
-      withRedis(async (_server, docket) => {
+    () => {
+      let commands: Redis | undefined;
+      // the application's own client, with the settings the engine gives its clients
+      const connection = (server: RedisServer) =>
+        (commands = new Redis({
+          port: server.port,
+          lazyConnect: true,
+          enableOfflineQueue: false,
+          autoResendUnfulfilledCommands: false,
+          maxRetriesPerRequest: 0,
+        }));
+      return withRedis(async (_server, docket) => {
         await (await docket.client.add(OutageTasks.prototype.echo)('x')).result({ timeout: 5_000 });
         // A dropped connection: the socket is gone before ioredis has handled its close.
-        const commands = docket.module.get(DocketRuntime).connection.commands as Redis;
-        commands.stream.destroy();
+        commands!.stream.destroy();
         await assert.rejects(
           docket.client.add(OutageTasks.prototype.echo)('x'),
           (error: Error) => error.name === 'RedisUnavailableError',
         );
-      }),
+        commands!.disconnect();
+      }, connection);
+    },
   );
 
   it(

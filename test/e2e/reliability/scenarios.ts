@@ -153,7 +153,7 @@ const TASK_OUTCOME = /^(warn|error): [↫↩✗🗙]/u;
 export function assertQuiet(docket: ReliabilityDocket): void {
   const problems = docket.logger.problems.filter((p) => !TASK_OUTCOME.test(p));
   assert.deepEqual(problems, [], 'the docket logged problems');
-  assert.equal(docket.worker.disruptions, 0, 'the worker met Redis errors');
+  assert.equal(docket.worker.status().disruptions, 0, 'the worker met Redis errors');
 }
 
 /** Subscribe and wait for the first event (the subscription is live); `done` gives them all. */

@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { SCRIPTS, type ScriptName } from '../scripts.js';
-import { MEMORY_SCRIPTS } from './memory-scripts.js';
+import type { CommandArg, RedisCommands } from '../redis-commands.js';
 import { memoryServer, type Arg, type MemoryServer, type Reply } from './memory-server.js';
 
 /** Commands a client offers as methods (the ones the engine, its CLI and its tests issue). */
@@ -64,6 +63,7 @@ const COMMAND_METHODS = [
   'xclaim',
   'xpending',
   'xinfo',
+  'script',
 ] as const;
 
 type Outcome = [Error | null, unknown];
@@ -72,7 +72,7 @@ type Outcome = [Error | null, unknown];
 class MemoryPipeline {
   private readonly queued: [string, Arg[]][] = [];
 
-  constructor(private readonly client: MemoryRedis) {
+  constructor(private readonly client: MemoryClient) {
     const proxy: MemoryPipeline = new Proxy(this, {
       get(target, property, receiver) {
         if (property in target || typeof property !== 'string') {
@@ -109,12 +109,13 @@ class MemoryPipeline {
 }
 
 /**
- * A client of a `memory://` server with the shape of an ioredis client: the same command
- * methods and replies, pipelines, pub/sub ('message' events), blocking XREADGROUP that
- * CLIENT UNBLOCK ends, and the engine's scripts (run by their TypeScript twins). Nothing goes
- * over a network; every client of the same URL in this process sees the same data.
+ * A client of a `memory://` server with the shape of an ioredis client: commands by name with
+ * Redis' replies, scripts (the same Lua, run in process), pub/sub ('message' events), blocking
+ * XREADGROUP that CLIENT UNBLOCK ends, and for tests the usual command methods and pipelines.
+ * Nothing goes over a network; every client of the same URL in this process sees the same
+ * data.
  */
-export class MemoryRedis extends EventEmitter {
+export class MemoryClient extends EventEmitter implements RedisCommands {
   status: 'ready' | 'end' = 'ready';
   readonly server: MemoryServer;
   readonly clientId: number;
@@ -135,8 +136,8 @@ export class MemoryRedis extends EventEmitter {
   }
 
   /** A new client of the same server (what ioredis' `duplicate` gives). */
-  duplicate(): MemoryRedis {
-    return new MemoryRedis(this.server);
+  duplicate(): MemoryClient {
+    return new MemoryClient(this.server);
   }
 
   connect(): Promise<void> {
@@ -163,8 +164,13 @@ export class MemoryRedis extends EventEmitter {
     return 'OK';
   }
 
-  /** Scripts are built in: nothing to define. */
-  defineCommand(): void {}
+  evalsha(sha: string, numberOfKeys: number, ...keysAndArgs: CommandArg[]): Promise<unknown> {
+    return this.call('EVALSHA', sha, numberOfKeys, ...keysAndArgs);
+  }
+
+  eval(script: string, numberOfKeys: number, ...keysAndArgs: CommandArg[]): Promise<unknown> {
+    return this.call('EVAL', script, numberOfKeys, ...keysAndArgs);
+  }
 
   pipeline(): MemoryPipeline {
     return new MemoryPipeline(this);
@@ -278,26 +284,16 @@ export class MemoryRedis extends EventEmitter {
     });
   }
 
-  /** Any command by name, as ioredis' `call`. */
+  /** Any command by name, as ioredis' `call` (raw replies). */
   async call(command: string, ...args: Arg[]): Promise<unknown> {
     if (command.toUpperCase() === 'XREADGROUP') return this.xreadgroup(...args);
     if (command.toUpperCase() === 'CLIENT') return this.client(String(args[0]), ...args.slice(1));
     return this.execute(command, args.flat() as Arg[], true);
   }
 
-  /** @internal Run one command now; `raw` keeps replies as Redis gives them. */
+  /** Run one command now (pipelines and the command methods); `raw` keeps Redis' reply shapes. */
   execute(name: string, args: Arg[], raw = false): unknown {
     this.ensureOpen();
-    const script = SCRIPT_BY_COMMAND.get(name);
-    if (script) {
-      const { numberOfKeys } = SCRIPTS[script];
-      const strings = args.map(String);
-      return MEMORY_SCRIPTS[script](
-        this.server,
-        strings.slice(0, numberOfKeys),
-        strings.slice(numberOfKeys),
-      );
-    }
     const reply = this.server.call(name, ...args);
     if (!raw && name.toLowerCase() === 'hgetall') {
       const fields = reply as string[];
@@ -313,14 +309,10 @@ export class MemoryRedis extends EventEmitter {
   }
 }
 
-const SCRIPT_BY_COMMAND = new Map(
-  (Object.keys(SCRIPTS) as ScriptName[]).map((name) => [SCRIPTS[name].command, name]),
-);
-
-// Every command and every script as a method, as on an ioredis client.
-for (const name of [...COMMAND_METHODS, ...SCRIPT_BY_COMMAND.keys()]) {
-  Object.defineProperty(MemoryRedis.prototype, name, {
-    value(this: MemoryRedis, ...args: unknown[]) {
+// The usual commands as methods, as on an ioredis client.
+for (const name of COMMAND_METHODS) {
+  Object.defineProperty(MemoryClient.prototype, name, {
+    value(this: MemoryClient, ...args: unknown[]) {
       try {
         return Promise.resolve(this.execute(name, args.flat() as Arg[]));
       } catch (error) {

@@ -1,0 +1,90 @@
+import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
+import { encodeResult } from '../execution/codec.js';
+import { argumentValue, describeParameters } from '../explorer/arguments.js';
+
+import type { AdmissionRule } from '../store/admission.js';
+import { concurrencyRule } from './concurrency.js';
+import { cooldownRule } from './cooldown.js';
+import { CronSchedule, cronOptions } from './cron.js';
+import { debounceRule } from './debounce.js';
+import { list, positive, type PlanContext } from './plan-checks.js';
+import type { PlanCompiler, TaskPlan } from '../explorer/task-definition.js';
+import { rateLimitRule } from './rate-limit.js';
+import { checkRetry } from './retry.js';
+
+/** Check a task's options and compile them; throws a boot error naming the task. */
+export const compilePlan: PlanCompiler = (definition) => {
+  const { options, name, source } = definition;
+  const context: PlanContext = {
+    definition,
+    fail: (problem) => {
+      throw new DocketConfigurationError(`task "${name}" (${source}): ${problem}`);
+    },
+  };
+  const { fail } = context;
+  if (options.perpetual && options.cron) fail('perpetual and cron cannot be combined; choose one');
+  const plan: TaskPlan = { rules: [] };
+  if (options.retry) checkRetry(context, options.retry);
+  if (options.timeout !== undefined) positive(context, 'timeout', options.timeout);
+  if (options.perpetual) {
+    plan.perpetual = {
+      every: positive(context, 'perpetual.every', options.perpetual.every),
+      automatic: options.perpetual.automatic ?? false,
+    };
+  }
+  if (options.cron) {
+    const cron = cronOptions(options.cron);
+    try {
+      plan.cron = { schedule: new CronSchedule(cron), automatic: cron.automatic };
+    } catch (error) {
+      fail(`cron: ${(error as Error).message}`);
+    }
+  }
+  const ctxCounted = definition.ctxIndex >= 0 && definition.ctxIndex < definition.arity;
+  const required = definition.arity - (ctxCounted ? 1 : 0);
+  if ((plan.perpetual?.automatic || plan.cron?.automatic) && required > 0) {
+    fail(
+      `an automatic task is started without arguments, but ${describeParameters(definition)} requires some; give them defaults or set automatic: false`,
+    );
+  }
+  for (const c of list(options.cooldown)) plan.rules.push(cooldownRule(context, c));
+  if (options.debounce) plan.rules.push(debounceRule(context, options.debounce));
+  for (const r of list(options.rateLimit)) plan.rules.push(rateLimitRule(context, r));
+  if (Array.isArray(options.concurrency) || Array.isArray(options.debounce)) {
+    fail('only one concurrency and one debounce option are allowed');
+  }
+  if (options.concurrency) plan.rules.push(concurrencyRule(context, options.concurrency));
+  return plan;
+};
+
+const NO_RULES: readonly AdmissionRule[] = [];
+
+/**
+ * The admission rules of one message for the claim script: each rule's key completed by the
+ * value of its argument. `staleAfter` (the worker's redelivery timeout) is how long a
+ * concurrency slot stays taken without renewal.
+ */
+export function admissionFor(
+  plan: TaskPlan,
+  args: readonly unknown[],
+  staleAfter: number,
+): readonly AdmissionRule[] {
+  if (plan.rules.length === 0) return NO_RULES;
+  return plan.rules.map((rule) => {
+    let k = rule.base;
+    if (rule.argument) {
+      let text: string;
+      try {
+        text = encodeResult(argumentValue(args, rule.argument));
+      } catch {
+        text = 'unencodable';
+      }
+      k += `=${text}`;
+    }
+    return (
+      rule.kind === 'conc'
+        ? { t: rule.kind, k, ...rule.params, s: staleAfter }
+        : { t: rule.kind, k, ...rule.params }
+    ) as AdmissionRule;
+  });
+}

@@ -1,0 +1,185 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { StrikeSync } from '../behaviours/strike-sync.js';
+import type { ResolvedDocketOptions } from '../config/resolve-options.js';
+import type { DocketWorkerOptions } from '../config/docket-module-options.interface.js';
+import { DOCKET_OPTIONS, DOCKET_STORE } from '../docket.tokens.js';
+import { decodeArgs } from '../execution/codec.js';
+import { progressOf } from '../execution/events.js';
+import type { TaskRef } from '../execution/task-args.type.js';
+import { TaskRegistry } from '../explorer/task-registry.js';
+import type { ExecutionProgress, StateEvent } from '../interfaces/execution.interface.js';
+import type {
+  DocketSnapshot,
+  FutureTask,
+  RunningTask,
+  WorkerInfo,
+} from '../interfaces/snapshot.interface.js';
+import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
+import type { DocketStore, WorkerRecord } from '../store/docket-store.js';
+import { redactUrl } from '../store/redis-url.js';
+
+/** The counts of a docket at one moment. */
+export interface DocketDepths {
+  /** Due and not yet claimed by a worker. */
+  queue: number;
+  /** Due in the future. */
+  schedule: number;
+  /** Claimed by a worker and not ended. */
+  running: number;
+  /** Workers seen within the liveness window. */
+  workers: number;
+  /** Dead letters kept. */
+  deadLetters: number;
+  /** Strikes in effect. */
+  strikes: number;
+}
+
+/** The options a docket runs with, defaults filled in (the URL without its password). */
+export interface DocketConfiguration {
+  name: string;
+  url: string;
+  executionTtl: number;
+  heartbeatInterval: number;
+  missedHeartbeats: number;
+  maxPayloadBytes: number;
+  metrics: boolean;
+  /** This process's worker options, or false for a producer-only process. */
+  worker: Required<DocketWorkerOptions> | false;
+}
+
+/** A strike in effect: its identity and the condition it was given with. */
+export interface StrikeInEffect {
+  id: string;
+  condition: StrikeCondition;
+}
+
+/** How many tasks `snapshot()` lists by default. */
+export const SNAPSHOT_LIMIT = 1_000;
+
+/** Decoded arguments, or the raw text when they cannot be decoded. */
+export function decodeOrRaw(text: string): unknown[] | string {
+  try {
+    return decodeArgs(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The public read model of a docket: what runs and waits, the live workers, counts, progress,
+ * strikes and state events. The CLI, the dashboard, the testing kit and health read through
+ * it; it reads Redis alone, so a producer-only process can answer too.
+ */
+@Injectable()
+export class DocketInspector {
+  constructor(
+    @Inject(DOCKET_OPTIONS) private readonly options: ResolvedDocketOptions,
+    @Inject(DOCKET_STORE) private readonly store: DocketStore,
+    private readonly strikeSync: StrikeSync,
+    private readonly registry: TaskRegistry,
+  ) {}
+
+  /** The docket's name. */
+  get name(): string {
+    return this.options.name;
+  }
+
+  /** The options this process runs the docket with. */
+  configuration(): DocketConfiguration {
+    const { connection: _connection, deadLetterTtl: _deadLetterTtl, ...options } = this.options;
+    return {
+      ...options,
+      url: redactUrl(options.url),
+      worker: options.worker && { ...options.worker },
+    };
+  }
+
+  /** The task name of a name or a decorated method reference. */
+  taskName(task: TaskRef): string {
+    return this.registry.resolveName(task, false);
+  }
+
+  /** What runs and waits now, listing at most `limit` tasks of each place (1 000 by default). */
+  async snapshot(options: { limit?: number } = {}): Promise<DocketSnapshot> {
+    const limit = options.limit ?? SNAPSHOT_LIMIT;
+    const takenAt = new Date();
+    const record = await this.store.snapshot(
+      Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER,
+    );
+    const running: RunningTask[] = [];
+    const future: FutureTask[] = [];
+    for (const run of record.runs) {
+      const base = {
+        key: run.key,
+        taskName: run.taskName,
+        args: decodeOrRaw(run.args),
+        when: new Date(run.when),
+        attempt: run.attempt,
+      };
+      if (run.state === 'running') {
+        running.push({
+          ...base,
+          worker: run.worker ?? '',
+          startedAt: new Date(run.startedAt ?? NaN),
+        });
+      } else if (run.state === 'queued' || run.state === 'scheduled') {
+        future.push(base);
+      }
+    }
+    future.sort((a, b) => a.when.getTime() - b.when.getTime());
+    return { takenAt, totalTasks: record.total, running, future, workers: await this.workers() };
+  }
+
+  /** Workers whose heartbeat is recent. */
+  async workers(): Promise<WorkerInfo[]> {
+    return (await this.store.liveWorkers(this.liveSince())).map(workerInfo);
+  }
+
+  /** Live workers that run `task`. */
+  async taskWorkers(task: string): Promise<WorkerInfo[]> {
+    return (await this.store.liveWorkers(this.liveSince(), task)).map(workerInfo);
+  }
+
+  /** Queue depth, schedule depth, running tasks, live workers and strikes in effect. */
+  async depths(): Promise<DocketDepths> {
+    const now = Date.now();
+    const depths = await this.store.depths(now, this.liveSince(now));
+    return { ...depths, strikes: this.strikeSync.list.size };
+  }
+
+  /** The progress of each key (in order). */
+  async progress(keys: readonly string[]): Promise<ExecutionProgress[]> {
+    return (await this.store.readProgress(keys)).map(progressOf);
+  }
+
+  /** The strikes in effect now, oldest first. */
+  async strikes(): Promise<StrikeInEffect[]> {
+    await this.strikeSync.ready();
+    await this.strikeSync.catchUp();
+    return this.strikeSync.list.entries().map(({ id, strike }) => {
+      const condition: StrikeCondition = { operator: strike.operator };
+      if (strike.task !== null) condition.task = strike.task;
+      if (strike.parameter !== null) {
+        condition.parameter = strike.parameter;
+        condition.value = strike.value;
+      }
+      return { id, condition };
+    });
+  }
+
+  /**
+   * Every state change of every execution of the docket, as published (best effort, live
+   * only; its own connection). Resolves once listening; call the result to stop.
+   */
+  stateEvents(handler: (event: StateEvent) => void): Promise<() => Promise<void>> {
+    return this.store.onAnyState(handler);
+  }
+
+  private liveSince(now = Date.now()): number {
+    return now - this.options.heartbeatInterval * this.options.missedHeartbeats;
+  }
+}
+
+function workerInfo(record: WorkerRecord): WorkerInfo {
+  return { name: record.name, lastSeen: new Date(record.lastSeen), tasks: record.tasks };
+}

@@ -1,0 +1,46 @@
+import type { DocketStore, ScheduleRequest, ScheduleResult } from '../store/docket-store.js';
+
+interface Pending {
+  request: ScheduleRequest;
+  resolve: (result: ScheduleResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Most schedules in one call, and most bytes of arguments. */
+const BATCH_MAX = 32;
+const BATCH_BYTES = 1_048_576;
+
+/**
+ * Sends the schedules asked for in one turn of the event loop to the store together, in
+ * order (a few dozen per call, so that Redis works on one call while the next is built).
+ */
+export class ScheduleBatcher {
+  private pending: Pending[] = [];
+  private pendingBytes = 0;
+
+  constructor(private readonly store: Pick<DocketStore, 'schedule'>) {}
+
+  schedule(request: ScheduleRequest): Promise<ScheduleResult> {
+    return new Promise<ScheduleResult>((resolve, reject) => {
+      if (this.pending.length === 0) process.nextTick(() => void this.flush());
+      this.pending.push({ request, resolve, reject });
+      this.pendingBytes += request.args.length;
+      if (this.pending.length >= BATCH_MAX || this.pendingBytes >= BATCH_BYTES) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending.splice(0);
+    this.pendingBytes = 0;
+    if (batch.length === 0) return;
+    try {
+      const results = await this.store.schedule(
+        batch.map((p) => p.request),
+        Date.now(),
+      );
+      batch.forEach(({ resolve }, i) => resolve(results[i]));
+    } catch (error) {
+      for (const { reject } of batch) reject(error);
+    }
+  }
+}

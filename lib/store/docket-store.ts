@@ -1,0 +1,315 @@
+import type {
+  ExecutionState,
+  ProgressEvent,
+  StateEvent,
+} from '../interfaces/execution.interface.js';
+import type { AdmissionRule } from './admission.js';
+
+/**
+ * The seam between the engine and its storage: every docket operation the producer, the
+ * worker and the read model need, in domain terms. Only `store/` knows Redis commands, key
+ * names and scripts; `RedisDocketStore` is the one implementation (memory:// runs below it, at
+ * the command level). Times are epoch milliseconds.
+ */
+export interface DocketStore
+  extends ProducerStore, WorkerStore, InspectionStore, DocketChannels, StoreConnection {}
+
+/** The connection behind the store. */
+export interface StoreConnection {
+  /** The URL, password masked. */
+  readonly description: string;
+  /** Resolves once commands can be sent; `RedisUnavailableError` after `wait` ms. */
+  ready(wait?: number): Promise<void>;
+  /** Whether commands can be sent now (no waiting). */
+  readonly connected: boolean;
+  /** Close every connection the store opened (a client given by the application stays open). */
+  close(): void;
+}
+
+// -- producing ---------------------------------------------------------------------------
+
+/** One execution to schedule: an add, a replace, or the engine's own (seeding, retry of a dead letter). */
+export interface ScheduleRequest {
+  key: string;
+  taskName: string;
+  /** Encoded arguments (execution/codec). */
+  args: string;
+  when: number;
+  attempt: number;
+  /** 'add' leaves a live key alone; 'replace' removes its scheduled or queued copy. */
+  mode: 'add' | 'replace';
+  traceparent?: string;
+  tracestate?: string;
+}
+
+/** What Redis did with a `ScheduleRequest`. */
+export interface ScheduleResult {
+  disposition: 'scheduled' | 'already_scheduled';
+  /** The state after the call: of the new execution, or of the live one. */
+  state: ExecutionState;
+  when: number;
+  generation: number;
+  /** Task, encoded arguments and attempt of the new execution, or of the live one. */
+  taskName: string;
+  args: string;
+  attempt: number;
+}
+
+/** What `cancel` found: the state before it (or 'missing') and the task's name. */
+export interface CancelResult {
+  found: ExecutionState | 'missing';
+  taskName: string;
+}
+
+/** One entry of the strike log. */
+export interface StrikeLogEntry {
+  id: string;
+  op: 'strike' | 'restore';
+  /** '' = every task. */
+  task: string;
+  /** '' = the whole task. */
+  parameter: string;
+  operator: string;
+  /** The encoded value ('' without a parameter). */
+  value: string;
+}
+
+export interface ProducerStore {
+  /** Schedule in order, in one call; one result per request. */
+  schedule(requests: readonly ScheduleRequest[], now: number): Promise<ScheduleResult[]>;
+  cancel(key: string, now: number, executionTtl: number): Promise<CancelResult>;
+  /** Remove every scheduled and queued task (running ones go on); returns how many. */
+  clear(now: number, executionTtl: number): Promise<number>;
+  appendStrike(entry: Omit<StrikeLogEntry, 'id'>): Promise<string>;
+  /** Entries of the strike log after `after` ('0-0': from the start), at most `count`. */
+  readStrikes(after: string, count: number): Promise<StrikeLogEntry[]>;
+}
+
+// -- working -----------------------------------------------------------------------------
+
+/** A stream entry as read: its id and its flat field list. */
+export type StreamEntry = [id: string, fields: string[]];
+
+/** One delivered message a worker asks to start. */
+export interface ClaimRequest {
+  key: string;
+  generation: string;
+  id: string;
+  admission: readonly AdmissionRule[];
+}
+
+/** The claim script's verdict for one message (see claim-1.lua). */
+export type ClaimStatus = 'run' | 'superseded' | 'cancelled' | 'deferred' | 'waiting';
+
+/** How one delivered message ended (see finish-2.lua). */
+export interface TaskEnd {
+  key: string;
+  generation: string;
+  id: string;
+  outcome: 'completed' | 'failed' | 'cancelled' | 'retry' | 'dead';
+  /** Encoded result ('' or absent = none). */
+  result?: string;
+  /** `"<Name>: <message>"`. */
+  error?: string;
+  retryWhen?: number;
+  attempt: number;
+  taskName: string;
+  /** The message's encoded arguments, as read. */
+  args: string;
+  /** The rules it was admitted with: its concurrency slots are given back. */
+  admission: readonly AdmissionRule[];
+  /** A perpetual task's successor: when, and its encoded args ('' = the same). */
+  nextWhen?: number;
+  nextArgs?: string;
+}
+
+/** What `finish` answers: one status per end, and the messages read along. */
+export interface FinishResult {
+  statuses: ('ok' | 'superseded')[];
+  read: StreamEntry[];
+}
+
+/** Ask for up to `count` new messages in the call that records ends. */
+export interface ReadAlong {
+  consumer: string;
+  count: number;
+}
+
+/** A blocking reader of new messages: one connection of its own. */
+export interface DeliveryReader {
+  /** Up to `count` new messages for `consumer`, waiting at most `blockMs` for the first. */
+  read(count: number, blockMs: number): Promise<StreamEntry[]>;
+  /** End a read in flight now (it returns as if it timed out); the next read returns at once. */
+  interrupt(): void;
+  close(): void;
+}
+
+/** What a worker holds, whose leases to renew. */
+export interface LeaseRenewal {
+  consumer: string;
+  /** Stream ids of messages held (running or read ahead). */
+  ids: readonly string[];
+  /** Running tasks: their cancel flags are read and their concurrency slots renewed. */
+  running: readonly { key: string; admission: readonly AdmissionRule[] }[];
+  now: number;
+}
+
+export interface WorkerStore {
+  /** Create the consumer group (and the stream) unless it exists. */
+  ensureGroup(): Promise<void>;
+  openReader(consumer: string): DeliveryReader;
+  /** Messages idle longer than `idleMs`, taken over by `consumer`. */
+  autoclaim(
+    consumer: string,
+    idleMs: number,
+    cursor: string,
+    count: number,
+  ): Promise<{ cursor: string; entries: StreamEntry[] }>;
+  claim(
+    consumer: string,
+    now: number,
+    executionTtl: number,
+    requests: readonly ClaimRequest[],
+  ): Promise<ClaimStatus[]>;
+  finish(
+    ends: readonly TaskEnd[],
+    options: { now: number; executionTtl: number; deadLetterTtl: number; readAlong?: ReadAlong },
+  ): Promise<FinishResult>;
+  /** Renew leases; answers the keys of running tasks whose cancel flag is set. */
+  renewLeases(renewal: LeaseRenewal): Promise<string[]>;
+  /** Record that `worker` is alive; with `tasks`, (re)write its task registry too. */
+  beat(
+    worker: string,
+    now: number,
+    registry?: { tasks: string[]; window: number; lifetime: number },
+  ): Promise<void>;
+  unregister(worker: string): Promise<void>;
+  /** Remove `worker`'s consumer from the group when nothing of it is pending. */
+  forgetConsumer(worker: string): Promise<void>;
+  /** Move due tasks to the stream; returns how many and when the next is due (Infinity: none). */
+  moveDue(now: number, limit: number): Promise<{ moved: number; next: number }>;
+  writeProgress(
+    key: string,
+    generation: string,
+    op: 'total' | 'increment' | 'message',
+    operand: string | number,
+    now: number,
+  ): Promise<void>;
+  /** The lock under which one worker seeds automatic tasks; false when another holds it. */
+  lockSeeding(ms: number): Promise<boolean>;
+  unlockSeeding(): Promise<void>;
+}
+
+// -- reading -----------------------------------------------------------------------------
+
+/** The record of one execution (the runs hash), as stored. */
+export interface RunRecord {
+  state: ExecutionState;
+  taskName: string;
+  /** Encoded arguments. */
+  args: string;
+  when: number;
+  attempt: number;
+  generation: number;
+  worker?: string;
+  startedAt?: number;
+  completedAt?: number;
+  error?: string;
+}
+
+/** Progress as stored (absent fields as null; total 100 by default). */
+export interface ProgressRecord {
+  current: number | null;
+  total: number;
+  message: string | null;
+  updatedAt: number | null;
+}
+
+/** Counts of the docket at one moment. */
+export interface Depths {
+  /** Due, not yet claimed. */
+  queue: number;
+  /** Due in the future. */
+  schedule: number;
+  /** Claimed and not ended. */
+  running: number;
+  /** Workers seen within the liveness window. */
+  workers: number;
+  /** Entries of the dead-letter stream. */
+  deadLetters: number;
+}
+
+/** The executions a snapshot lists, and the totals it was cut from. */
+export interface SnapshotRecord {
+  total: number;
+  runs: (RunRecord & { key: string })[];
+}
+
+/** A live worker, from the heartbeat registry. */
+export interface WorkerRecord {
+  name: string;
+  lastSeen: number;
+  tasks: string[];
+}
+
+/** One entry of the dead-letter stream. */
+export interface DeadLetterRecord {
+  id: string;
+  key: string;
+  taskName: string;
+  /** Encoded arguments (raw text). */
+  args: string;
+  error: string;
+  attempt: number;
+  deadAt: number;
+}
+
+export interface InspectionStore {
+  readExecution(key: string): Promise<{ run: RunRecord; progress: ProgressRecord } | null>;
+  readResult(key: string): Promise<string | null>;
+  readProgress(keys: readonly string[]): Promise<ProgressRecord[]>;
+  depths(now: number, liveSince: number): Promise<Depths>;
+  /** Whether the stream and the queue are both empty. */
+  isEmpty(): Promise<boolean>;
+  /** At most `limit` executions of the stream, the queue and the waiting lines. */
+  snapshot(limit: number): Promise<SnapshotRecord>;
+  /** Live workers (of `task`, or all), newest first. */
+  liveWorkers(since: number, task?: string): Promise<WorkerRecord[]>;
+  deadLetters(): Promise<DeadLetterRecord[]>;
+  /**
+   * Schedule the dead letters `ids` again (their key, task and arguments; attempt 1, now),
+   * deleting each whose key was free; returns the ids that were scheduled.
+   */
+  retryDeadLetters(ids: readonly string[], now: number): Promise<string[]>;
+  /** Delete every dead letter; returns how many there were. */
+  purgeDeadLetters(): Promise<number>;
+}
+
+// -- channels ----------------------------------------------------------------------------
+
+/** Undo a subscription. */
+export type Unsubscribe = () => Promise<void>;
+
+/**
+ * The docket's pub/sub channels. A payload that cannot be read is ignored (with a warning):
+ * a handler never sees garbage and never throws into the subscriber.
+ */
+export interface DocketChannels {
+  /** Whether messages can arrive now (the subscriber is connected). */
+  readonly listening: boolean;
+  /** Called after the subscriber reconnected (messages may have been missed). */
+  onReconnect(listener: () => void): () => void;
+  /** `cancel(key)` of a running task. */
+  onCancel(handler: (key: string) => void): Promise<Unsubscribe>;
+  /** A future task due at `due` became the earliest. */
+  onWake(handler: (due: number) => void): Promise<Unsubscribe>;
+  /** A new entry in the strike log. */
+  onStrike(handler: () => void): Promise<Unsubscribe>;
+  /** State and progress events of one key. */
+  onExecution(
+    key: string,
+    handler: (event: StateEvent | ProgressEvent) => void,
+  ): Promise<Unsubscribe>;
+  /** State events of every key of the docket (its own connection: a pattern subscription). */
+  onAnyState(handler: (event: StateEvent) => void): Promise<Unsubscribe>;
+}

@@ -1,0 +1,19 @@
+--[[
+  end_cancelled(prefix, key, now, ttl)
+    End the execution of `key` as 'cancelled' (it never starts, or its start is refused): the
+    runs hash keeps state and completedAt for `ttl` ms (or is deleted when ttl is 0), its
+    progress is dropped, and 'cancelled' is published.
+]]
+local function end_cancelled(prefix, key, now, ttl)
+  local runs = prefix .. 'runs:' .. key
+  redis.call('DEL', prefix .. 'progress:' .. key)
+  if ttl > 0 then
+    redis.call('HSET', runs, 'state', 'cancelled', 'completedAt', now)
+    redis.call('HDEL', runs, 'streamId', 'cancel', 'waiting', 'reserved', 'reservedMax')
+    redis.call('PEXPIRE', runs, ttl)
+  else
+    redis.call('DEL', runs)
+  end
+  redis.call('PUBLISH', prefix .. 'state:' .. key,
+    cjson.encode({ type = 'state', key = key, state = 'cancelled', completedAt = tonumber(now) }))
+end

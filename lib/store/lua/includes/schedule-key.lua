@@ -1,0 +1,27 @@
+--- @include "lines"
+--[[
+  schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate)
+    Add or replace one execution of `key` (what schedule-4.lua does; see there); returns its
+    reply.
+]]
+local function schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate)
+  local runs = prefix .. 'runs:' .. key
+  local stream = prefix .. 'stream'
+  local run = redis.call('HMGET', runs, 'state', 'streamId', 'waiting', 'when', 'generation', 'task', 'args', 'attempt')
+  local state = run[1]
+  if mode == 'add' and (state == 'scheduled' or state == 'queued' or state == 'running') then
+    return { 'already_scheduled', state, run[4] or when, run[5] or '0', run[6] or task, run[7] or args, run[8] or '1' }
+  end
+  if state then
+    -- what is left of an earlier execution of this key (a new key has nothing to clean)
+    if run[2] then
+      redis.call('XACK', stream, group, run[2])
+      redis.call('XDEL', stream, run[2])
+    end
+    if run[3] then leave_line(prefix, run[3], key) end
+    redis.call('ZREM', prefix .. 'queue', key)
+    redis.call('DEL', prefix .. 'parked:' .. key, prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
+  end
+  local newState, generation = schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate)
+  return { 'scheduled', newState, when, tostring(generation), task, args, attempt }
+end

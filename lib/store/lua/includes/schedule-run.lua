@@ -1,0 +1,48 @@
+--[[
+  schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate)
+    Schedule a new execution of `key` (new generation): queued on the stream when due, else
+    parked and queued by time; the runs hash records it (with the trace context, if any) and
+    the state is published; a task that becomes the earliest in the queue is announced on
+    <prefix>wake.
+    Returns state, generation.
+]]
+local function schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate)
+  local runs = prefix .. 'runs:' .. key
+  local fresh = redis.call('EXISTS', runs) == 0
+  local generation = redis.call('HINCRBY', runs, 'generation', 1)
+  local fields = { 'key', key, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'generation', generation }
+  if traceparent and traceparent ~= '' then
+    fields[#fields + 1] = 'traceparent'
+    fields[#fields + 1] = traceparent
+    if tracestate and tracestate ~= '' then
+      fields[#fields + 1] = 'tracestate'
+      fields[#fields + 1] = tracestate
+    end
+  end
+  if not fresh then
+    redis.call('HDEL', runs, 'worker', 'startedAt', 'completedAt', 'error', 'cancel', 'streamId', 'waiting',
+      'reserved', 'reservedMax', 'traceparent', 'tracestate')
+    redis.call('PERSIST', runs)
+  end
+  if traceparent and traceparent ~= '' then
+    -- kept so that a retry or a successor still links to the producer's span
+    redis.call('HSET', runs, 'traceparent', traceparent, 'tracestate', tracestate or '')
+  end
+  local state
+  if tonumber(when) <= tonumber(now) then
+    state = 'queued'
+    local id = redis.call('XADD', prefix .. 'stream', '*', unpack(fields))
+    redis.call('HSET', runs, 'state', state, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'streamId', id)
+  else
+    state = 'scheduled'
+    local queue = prefix .. 'queue'
+    redis.call('HSET', prefix .. 'parked:' .. key, unpack(fields))
+    redis.call('ZADD', queue, when, key)
+    redis.call('HSET', runs, 'state', state, 'task', task, 'args', args, 'when', when, 'attempt', attempt)
+    local first = redis.call('ZRANGE', queue, 0, 0)
+    if first[1] == key then redis.call('PUBLISH', prefix .. 'wake', when) end
+  end
+  redis.call('PUBLISH', prefix .. 'state:' .. key,
+    cjson.encode({ type = 'state', key = key, state = state, when = tonumber(when) }))
+  return state, generation
+end

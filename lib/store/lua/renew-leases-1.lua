@@ -1,0 +1,31 @@
+--- @include "admission"
+--[[
+  renew-leases: keep the messages a worker holds from being redelivered, keep the concurrency
+  slots of its running tasks, and tell it which of them were cancelled.
+
+  KEYS[1] stream
+  ARGV[1] key prefix         ARGV[2] consumer group   ARGV[3] consumer (worker name)
+  ARGV[4] now (epoch ms)     ARGV[5] n: number of message ids that follow
+  ARGV[6 .. 5+n] ids of the messages the worker holds (running or read ahead): their idle
+            time starts again (XCLAIM … JUSTID, which leaves the delivery count alone)
+  ARGV[6+n ..] groups of 2: task key of a running task, its admission rules ('' = none)
+
+  Returns the keys (of the groups) whose runs hash carries a cancel flag: a cancel the worker
+  may not have heard of.
+]]
+local prefix, group, consumer, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local n = tonumber(ARGV[5])
+-- unpack takes a few thousand values at most: claim in pages
+for first = 6, 5 + n, 500 do
+  local claim = { 'XCLAIM', KEYS[1], group, consumer, 0 }
+  for i = first, math.min(first + 499, 5 + n) do claim[#claim + 1] = ARGV[i] end
+  claim[#claim + 1] = 'JUSTID'
+  redis.pcall(unpack(claim))
+end
+local cancelled = {}
+for i = 6 + n, #ARGV, 2 do
+  local key, admission = ARGV[i], ARGV[i + 1]
+  if redis.call('HGET', prefix .. 'runs:' .. key, 'cancel') == '1' then cancelled[#cancelled + 1] = key end
+  if admission ~= '' then renew_slots(prefix, cjson.decode(admission), key, now) end
+end
+return cancelled

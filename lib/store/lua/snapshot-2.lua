@@ -1,0 +1,40 @@
+--[[
+  snapshot: the executions of the stream, the queue and the concurrency waiting lines.
+
+  KEYS[1] stream             KEYS[2] queue
+  ARGV[1] key prefix         ARGV[2] most entries read from each place
+
+  Returns { total, row, row, … }: total counts stream entries, queued keys and waiting keys; a
+  row is { key, state, task, args, when, attempt, worker, startedAt, generation } read from
+  runs:<key> (a key is listed once, also when it is both running and rescheduled).
+]]
+local prefix, limit = ARGV[1], tonumber(ARGV[2])
+local keys, seen = {}, {}
+local function add(key)
+  if key and not seen[key] then
+    seen[key] = true
+    keys[#keys + 1] = key
+  end
+end
+for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', limit)) do
+  local fields = entry[2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 'key' then
+      add(fields[i + 1])
+      break
+    end
+  end
+end
+for _, key in ipairs(redis.call('ZRANGE', KEYS[2], 0, limit - 1)) do add(key) end
+local waiting = 0
+for _, line in ipairs(redis.call('SMEMBERS', prefix .. 'lines')) do
+  waiting = waiting + redis.call('LLEN', line)
+  for _, key in ipairs(redis.call('LRANGE', line, 0, limit - 1)) do add(key) end
+end
+local out = { redis.call('XLEN', KEYS[1]) + redis.call('ZCARD', KEYS[2]) + waiting }
+for _, key in ipairs(keys) do
+  local r = redis.call('HMGET', prefix .. 'runs:' .. key, 'state', 'task', 'args', 'when', 'attempt', 'worker',
+    'startedAt', 'generation')
+  out[#out + 1] = { key, r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8] }
+end
+return out

@@ -1,0 +1,355 @@
+import type { RedisOptions, Redis, Cluster } from 'ioredis';
+import type { ProgressEvent, StateEvent } from '../interfaces/execution.interface.js';
+import { DocketConnection } from './connection.js';
+import { RedisDeliveryReader } from './delivery-reader.js';
+import type {
+  CancelResult,
+  ClaimRequest,
+  ClaimStatus,
+  DeadLetterRecord,
+  DeliveryReader,
+  Depths,
+  DocketStore,
+  FinishResult,
+  LeaseRenewal,
+  ProgressRecord,
+  ReadAlong,
+  RunRecord,
+  ScheduleRequest,
+  ScheduleResult,
+  SnapshotRecord,
+  StreamEntry,
+  StrikeLogEntry,
+  TaskEnd,
+  Unsubscribe,
+  WorkerRecord,
+} from './docket-store.js';
+import { RedisDocketChannels } from './docket-channels.js';
+import { fieldsToRecord, numberField } from './fields.js';
+import { CONSUMER_GROUP, DocketKeys } from './keys.js';
+import { classifyRedisError } from './redis-errors.js';
+import { CANCEL, CLEAR } from './scripts/cancel.script.js';
+import { CLAIM } from './scripts/claim.script.js';
+import { PURGE_DEAD, RETRY_DEAD } from './scripts/dead-letters.script.js';
+import { FINISH } from './scripts/finish.script.js';
+import { MOVE_DUE } from './scripts/move-due.script.js';
+import { PROGRESS } from './scripts/progress.script.js';
+import {
+  DEPTHS,
+  READ_EXECUTION,
+  READ_PROGRESS,
+  SNAPSHOT,
+  WORKERS,
+} from './scripts/reads.script.js';
+import { SCHEDULE, SCHEDULE_MANY } from './scripts/schedule.script.js';
+import { ScriptRunner } from './scripts/script-runner.js';
+import type { ScriptDefinition } from './scripts/script.js';
+import { STRIKE } from './scripts/strike.script.js';
+import {
+  FORGET_CONSUMER,
+  HEARTBEAT,
+  RENEW_LEASES,
+  UNREGISTER,
+} from './scripts/worker-registry.script.js';
+import type { StoreWarning } from './docket-channels.js';
+
+/** The docket store over Redis commands and the scripts of `lua/` (also on memory://). */
+export class RedisDocketStore implements DocketStore {
+  readonly keys: DocketKeys;
+  private readonly connection: DocketConnection;
+  private readonly scripts: ScriptRunner;
+  private readonly channels: RedisDocketChannels;
+
+  constructor(
+    name: string,
+    url: string,
+    connection: RedisOptions | Redis | Cluster | undefined,
+    warn: StoreWarning,
+  ) {
+    this.keys = new DocketKeys(name);
+    this.connection = new DocketConnection(url, connection);
+    this.scripts = new ScriptRunner(this.connection.commands, this.keys, (error) =>
+      this.connection.error(error),
+    );
+    this.channels = new RedisDocketChannels(this.connection, this.keys, warn);
+  }
+
+  // -- connection ------------------------------------------------------------------------
+
+  get description(): string {
+    return this.connection.description;
+  }
+
+  get connected(): boolean {
+    return this.connection.commands.status === 'ready';
+  }
+
+  ready(wait?: number): Promise<void> {
+    return this.connection.ready(this.connection.commands, wait);
+  }
+
+  close(): void {
+    this.connection.close();
+  }
+
+  /** One command on the shared client, its failure mapped like a script's. */
+  private async command(name: string, ...args: (string | number)[]): Promise<unknown> {
+    try {
+      return await this.connection.commands.call(name, ...args);
+    } catch (error) {
+      throw this.connection.error(error);
+    }
+  }
+
+  /** Run a script once the connection is up. */
+  private async run<I, R>(script: ScriptDefinition<I, R>, input: I): Promise<R> {
+    await this.ready();
+    return this.scripts.run(script, input);
+  }
+
+  // -- producing -------------------------------------------------------------------------
+
+  async schedule(requests: readonly ScheduleRequest[], now: number): Promise<ScheduleResult[]> {
+    if (requests.length === 0) return [];
+    if (requests.length === 1) return [await this.run(SCHEDULE, { now, request: requests[0] })];
+    return this.run(SCHEDULE_MANY, { now, requests });
+  }
+
+  cancel(key: string, now: number, executionTtl: number): Promise<CancelResult> {
+    return this.run(CANCEL, { key, now, executionTtl });
+  }
+
+  clear(now: number, executionTtl: number): Promise<number> {
+    return this.run(CLEAR, { now, executionTtl });
+  }
+
+  appendStrike(entry: Omit<StrikeLogEntry, 'id'>): Promise<string> {
+    return this.run(STRIKE, entry);
+  }
+
+  async readStrikes(after: string, count: number): Promise<StrikeLogEntry[]> {
+    await this.ready();
+    const start = after === '0-0' ? '-' : `(${after}`;
+    const entries = (await this.command(
+      'xrange',
+      this.keys.strikes,
+      start,
+      '+',
+      'COUNT',
+      count,
+    )) as StreamEntry[];
+    return entries.map(([id, fields]) => {
+      const f = fieldsToRecord(fields);
+      return {
+        id,
+        op: f.op === 'strike' ? 'strike' : 'restore',
+        task: f.task ?? '',
+        parameter: f.parameter ?? '',
+        operator: f.operator || '==',
+        value: f.value ?? '',
+      };
+    });
+  }
+
+  // -- working ---------------------------------------------------------------------------
+
+  async ensureGroup(): Promise<void> {
+    await this.ready();
+    try {
+      await this.connection.commands.call(
+        'xgroup',
+        'CREATE',
+        this.keys.stream,
+        CONSUMER_GROUP,
+        '0',
+        'MKSTREAM',
+      );
+    } catch (error) {
+      if (classifyRedisError(error) !== 'busygroup') throw this.connection.error(error);
+    }
+  }
+
+  openReader(consumer: string): DeliveryReader {
+    return new RedisDeliveryReader(this.connection, this.keys, consumer);
+  }
+
+  async autoclaim(
+    consumer: string,
+    idleMs: number,
+    cursor: string,
+    count: number,
+  ): Promise<{ cursor: string; entries: StreamEntry[] }> {
+    await this.ready();
+    const [next, entries] = (await this.command(
+      'xautoclaim',
+      ...[this.keys.stream, CONSUMER_GROUP, consumer, idleMs, cursor, 'COUNT', count],
+    )) as [string, (StreamEntry | null)[]];
+    return {
+      cursor: next,
+      // an entry deleted while pending comes back as nil (Redis 6.2) or not at all (7)
+      entries: entries.filter(
+        (entry): entry is StreamEntry => Array.isArray(entry) && Array.isArray(entry[1]),
+      ),
+    };
+  }
+
+  claim(
+    consumer: string,
+    now: number,
+    executionTtl: number,
+    requests: readonly ClaimRequest[],
+  ): Promise<ClaimStatus[]> {
+    return this.run(CLAIM, { consumer, now, executionTtl, requests });
+  }
+
+  finish(
+    ends: readonly TaskEnd[],
+    options: { now: number; executionTtl: number; deadLetterTtl: number; readAlong?: ReadAlong },
+  ): Promise<FinishResult> {
+    return this.run(FINISH, { ends, ...options });
+  }
+
+  renewLeases(renewal: LeaseRenewal): Promise<string[]> {
+    return this.run(RENEW_LEASES, renewal);
+  }
+
+  async beat(
+    worker: string,
+    now: number,
+    registry?: { tasks: string[]; window: number; lifetime: number },
+  ): Promise<void> {
+    if (registry) {
+      await this.run(HEARTBEAT, { worker, now, ...registry });
+      return;
+    }
+    // every other beat is one command: an idle worker must cost Redis next to nothing
+    await this.ready();
+    await this.command('zadd', this.keys.workers, now, worker);
+  }
+
+  unregister(worker: string): Promise<void> {
+    return this.run(UNREGISTER, { worker });
+  }
+
+  async forgetConsumer(worker: string): Promise<void> {
+    await this.run(FORGET_CONSUMER, { worker });
+  }
+
+  moveDue(now: number, limit: number): Promise<{ moved: number; next: number }> {
+    return this.run(MOVE_DUE, { now, limit });
+  }
+
+  writeProgress(
+    key: string,
+    generation: string,
+    op: 'total' | 'increment' | 'message',
+    operand: string | number,
+    now: number,
+  ): Promise<void> {
+    return this.run(PROGRESS, { key, generation, op, operand, now });
+  }
+
+  async lockSeeding(ms: number): Promise<boolean> {
+    await this.ready();
+    return (await this.command('set', this.keys.seedLock, '1', 'PX', ms, 'NX')) === 'OK';
+  }
+
+  async unlockSeeding(): Promise<void> {
+    await this.command('del', this.keys.seedLock);
+  }
+
+  // -- reading ---------------------------------------------------------------------------
+
+  readExecution(key: string): Promise<{ run: RunRecord; progress: ProgressRecord } | null> {
+    return this.run(READ_EXECUTION, { key });
+  }
+
+  async readResult(key: string): Promise<string | null> {
+    await this.ready();
+    return (await this.command('get', this.keys.results(key))) as string | null;
+  }
+
+  async readProgress(keys: readonly string[]): Promise<ProgressRecord[]> {
+    if (keys.length === 0) return [];
+    return this.run(READ_PROGRESS, { keys });
+  }
+
+  async depths(now: number, liveSince: number): Promise<Depths> {
+    const { stream: _stream, ...depths } = await this.run(DEPTHS, { now, liveSince });
+    return depths;
+  }
+
+  async isEmpty(): Promise<boolean> {
+    const now = Date.now();
+    const depths = await this.run(DEPTHS, { now, liveSince: now });
+    // with nothing on the stream, `queue` counts the due tasks of the queue
+    return depths.stream === 0 && depths.queue === 0 && depths.schedule === 0;
+  }
+
+  snapshot(limit: number): Promise<SnapshotRecord> {
+    return this.run(SNAPSHOT, { limit });
+  }
+
+  liveWorkers(since: number, task?: string): Promise<WorkerRecord[]> {
+    return this.run(WORKERS, { since, task });
+  }
+
+  async deadLetters(): Promise<DeadLetterRecord[]> {
+    await this.ready();
+    const entries = (await this.command('xrange', this.keys.dead, '-', '+')) as StreamEntry[];
+    return entries.map(([id, fields]) => {
+      const f = fieldsToRecord(fields);
+      return {
+        id,
+        key: f.key ?? '',
+        taskName: f.task ?? '',
+        args: f.args ?? '',
+        error: f.error ?? '',
+        attempt: numberField(f.attempt) ?? 1,
+        deadAt: numberField(f.deadAt) ?? NaN,
+      };
+    });
+  }
+
+  async retryDeadLetters(ids: readonly string[], now: number): Promise<string[]> {
+    if (ids.length === 0) return [];
+    return this.run(RETRY_DEAD, { ids, now });
+  }
+
+  purgeDeadLetters(): Promise<number> {
+    return this.run(PURGE_DEAD, {});
+  }
+
+  // -- channels (docket-channels.ts) ----------------------------------------------------
+
+  get listening(): boolean {
+    return this.channels.listening;
+  }
+
+  onReconnect(listener: () => void): () => void {
+    return this.channels.onReconnect(listener);
+  }
+
+  onCancel(handler: (key: string) => void): Promise<Unsubscribe> {
+    return this.channels.onCancel(handler);
+  }
+
+  onWake(handler: (due: number) => void): Promise<Unsubscribe> {
+    return this.channels.onWake(handler);
+  }
+
+  onStrike(handler: () => void): Promise<Unsubscribe> {
+    return this.channels.onStrike(handler);
+  }
+
+  onExecution(
+    key: string,
+    handler: (event: StateEvent | ProgressEvent) => void,
+  ): Promise<Unsubscribe> {
+    return this.channels.onExecution(key, handler);
+  }
+
+  onAnyState(handler: (event: StateEvent) => void): Promise<Unsubscribe> {
+    return this.channels.onAnyState(handler);
+  }
+}

@@ -1,0 +1,86 @@
+import type {
+  Depths,
+  ProgressRecord,
+  RunRecord,
+  SnapshotRecord,
+  WorkerRecord,
+} from '../docket-store.js';
+import { fieldsToRecord } from '../fields.js';
+import { CONSUMER_GROUP } from '../keys.js';
+import { progressRecord, runRecord } from '../records.js';
+import { defineScript } from './script.js';
+
+/** read-execution-2.lua: the record and progress of one execution. */
+export const READ_EXECUTION = defineScript<
+  { key: string },
+  { run: RunRecord; progress: ProgressRecord } | null
+>({
+  file: 'read-execution-2',
+  keys: (k, { key }) => [k.runs(key), k.progress(key)],
+  args: () => [],
+  decode: (reply) => {
+    const [runs, progress] = reply as [string[], string[]];
+    const run = runRecord(fieldsToRecord(runs));
+    return run && { run, progress: progressRecord(fieldsToRecord(progress)) };
+  },
+});
+
+/** read-progress-1.lua: the progress of several executions. */
+export const READ_PROGRESS = defineScript<{ keys: readonly string[] }, ProgressRecord[]>({
+  file: 'read-progress-1',
+  keys: (k) => [k.stream],
+  args: (k, { keys }) => [k.prefix, ...keys],
+  decode: (reply) => (reply as string[][]).map((hash) => progressRecord(fieldsToRecord(hash))),
+});
+
+/** depths-3.lua: the counts of the docket. */
+export const DEPTHS = defineScript<{ now: number; liveSince: number }, Depths & { stream: number }>(
+  {
+    file: 'depths-4',
+    keys: (k) => [k.stream, k.queue, k.workers, k.dead],
+    args: (_k, { now, liveSince }) => [CONSUMER_GROUP, now, liveSince],
+    decode: (reply) => {
+      const [stream, pending, due, future, workers, deadLetters] = (reply as number[]).map(Number);
+      return {
+        stream,
+        queue: Math.max(0, stream - pending) + due,
+        schedule: future,
+        running: pending,
+        workers,
+        deadLetters,
+      };
+    },
+  },
+);
+
+/** snapshot-2.lua: what the stream, the queue and the waiting lines hold. */
+export const SNAPSHOT = defineScript<{ limit: number }, SnapshotRecord>({
+  file: 'snapshot-2',
+  keys: (k) => [k.stream, k.queue],
+  args: (k, { limit }) => [k.prefix, limit],
+  decode: (reply) => {
+    const [total, ...rows] = reply as [number, ...(string | null)[][]];
+    const runs: SnapshotRecord['runs'] = [];
+    for (const [key, state, task, args, when, attempt, worker, startedAt, generation] of rows) {
+      const run = runRecord(
+        fieldsToRecord([
+          ...['state', state, 'task', task, 'args', args, 'when', when, 'attempt', attempt],
+          ...['worker', worker, 'startedAt', startedAt, 'generation', generation],
+        ]),
+      );
+      if (run && key !== null && run.taskName) runs.push({ ...run, key });
+    }
+    return { total: Number(total), runs };
+  },
+});
+
+/** workers-1.lua: the live workers (of one task). */
+export const WORKERS = defineScript<{ since: number; task?: string }, WorkerRecord[]>({
+  file: 'workers-1',
+  keys: (k) => [k.workers],
+  args: (k, { since, task }) => [k.prefix, since, task ?? ''],
+  decode: (reply) =>
+    (reply as [string, string, string[]][])
+      .map(([name, seen, tasks]) => ({ name, lastSeen: Number(seen), tasks: [...tasks].sort() }))
+      .sort((a, b) => b.lastSeen - a.lastSeen),
+});

@@ -1,0 +1,56 @@
+import type { ExecutionState } from '../../interfaces/execution.interface.js';
+import type { ScheduleRequest, ScheduleResult } from '../docket-store.js';
+import { CONSUMER_GROUP } from '../keys.js';
+import { defineScript, type ScriptArg } from './script.js';
+
+/** The 7 values of one schedule reply (schedule-4.lua). */
+const REPLY_SIZE = 7;
+
+function result(reply: unknown[]): ScheduleResult {
+  const [disposition, state, when, generation, taskName, args, attempt] = reply as string[];
+  return {
+    disposition: disposition as ScheduleResult['disposition'],
+    state: state as ExecutionState,
+    when: Number(when),
+    generation: Number(generation),
+    taskName,
+    args,
+    attempt: Number(attempt),
+  };
+}
+
+/** schedule-4.lua: add or replace one execution. */
+export const SCHEDULE = defineScript<{ now: number; request: ScheduleRequest }, ScheduleResult>({
+  file: 'schedule-4',
+  keys: (k, { request }) => [k.stream, k.queue, k.parked(request.key), k.runs(request.key)],
+  args: (k, { now, request: q }) => [
+    ...[q.key, q.taskName, q.args, q.when, q.attempt, now, q.mode],
+    ...[CONSUMER_GROUP, k.prefix, q.traceparent ?? '', q.tracestate ?? ''],
+  ],
+  decode: (reply) => result(reply as unknown[]),
+});
+
+/** schedule-many-2.lua: several schedules in order, in one call. */
+export const SCHEDULE_MANY = defineScript<
+  { now: number; requests: readonly ScheduleRequest[] },
+  ScheduleResult[]
+>({
+  file: 'schedule-many-2',
+  keys: (k) => [k.stream, k.queue],
+  args: (k, { now, requests }) => {
+    const args: ScriptArg[] = [now, CONSUMER_GROUP, k.prefix];
+    for (const q of requests) {
+      args.push(q.key, q.taskName, q.args, q.when, q.attempt, q.mode);
+      args.push(q.traceparent ?? '', q.tracestate ?? '');
+    }
+    return args;
+  },
+  decode: (reply) => {
+    const values = reply as unknown[];
+    const out: ScheduleResult[] = [];
+    for (let i = 0; i < values.length; i += REPLY_SIZE) {
+      out.push(result(values.slice(i, i + REPLY_SIZE)));
+    }
+    return out;
+  },
+});

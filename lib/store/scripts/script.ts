@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import type { DocketKeys } from '../keys.js';
+import { LUA_SOURCES } from './lua-sources.generated.js';
+
+/** A value of KEYS or ARGV as it is sent. */
+export type ScriptArg = string | number;
+
+/**
+ * One Lua script of `store/lua/` with its typed signature: the KEYS and ARGV it is called with
+ * (built from a typed input) and how its reply reads. The only way the engine runs Lua.
+ */
+export interface ScriptDefinition<I, R> {
+  /** The file name without `.lua`: `<name>-<number of keys>`. */
+  readonly file: string;
+  readonly numberOfKeys: number;
+  /** The script text (includes resolved) and its SHA1, as EVALSHA wants it. */
+  readonly text: string;
+  readonly sha: string;
+  keys(keys: DocketKeys, input: I): string[];
+  args(keys: DocketKeys, input: I): ScriptArg[];
+  decode(reply: unknown, input: I): R;
+}
+
+/** Define a script from its file and its typed KEYS, ARGV and reply. */
+export function defineScript<I, R>(spec: {
+  file: string;
+  keys(keys: DocketKeys, input: I): string[];
+  args(keys: DocketKeys, input: I): ScriptArg[];
+  decode(reply: unknown, input: I): R;
+}): ScriptDefinition<I, R> {
+  const text = LUA_SOURCES[spec.file];
+  if (text === undefined) throw new Error(`no Lua script ${spec.file}.lua in store/lua/`);
+  const numberOfKeys = Number(/-(\d+)$/.exec(spec.file)?.[1] ?? NaN);
+  return {
+    ...spec,
+    numberOfKeys,
+    text,
+    sha: createHash('sha1').update(text).digest('hex'),
+  };
+}
+
+/** What a client must offer to run scripts (ioredis and the memory:// client both do). */
+export interface ScriptClient {
+  evalsha(sha: string, numberOfKeys: number, ...keysAndArgs: ScriptArg[]): Promise<unknown>;
+  eval(script: string, numberOfKeys: number, ...keysAndArgs: ScriptArg[]): Promise<unknown>;
+}

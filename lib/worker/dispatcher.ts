@@ -1,0 +1,287 @@
+import { Logger } from '@nestjs/common';
+import { admissionFor } from '../behaviours/plan.js';
+import type { StrikeList } from '../behaviours/strike-list.js';
+import { ExecutionCancelledError } from '../errors/execution-cancelled.error.js';
+import { argumentCountProblem } from '../explorer/arguments.js';
+import type { TaskRegistry } from '../explorer/task-registry.js';
+import type { DocketMetrics } from '../observability/docket-metrics.js';
+import type { AdmissionRule } from '../store/admission.js';
+import type { DocketStore, StreamEntry, TaskEnd } from '../store/docket-store.js';
+import type { Finisher } from './finisher.js';
+import { FlowControl, type Held } from './flow-control.js';
+import {
+  decodeMessage,
+  endOf,
+  isBadMessage,
+  type BadMessage,
+  type TaskMessage,
+} from './message.js';
+import { RunningTask, RunningTasks } from './running-tasks.js';
+import type { TaskRunner } from './task-runner.js';
+
+/** What the dispatcher needs from the worker. */
+export interface DispatcherEnv {
+  worker: string;
+  concurrency: number;
+  redeliveryTimeout: number;
+  executionTtl: number;
+  store: Pick<DocketStore, 'claim'>;
+  registry: TaskRegistry;
+  strikes: StrikeList;
+  metrics: DocketMetrics;
+  runner: TaskRunner;
+  finisher: Finisher;
+  /** `runAtMost` limits: how many more runs each key may start (undefined: no limits). */
+  limits(): Map<string, number> | undefined;
+  /** A Redis error met by a claim. */
+  disrupted(error: unknown): void;
+  /** Nothing runs, is claimed or waits any more. */
+  onIdle(): void;
+  /** Room for more messages (a slot freed or a claim answered). */
+  onRoom(): void;
+}
+
+interface Claimable {
+  message: TaskMessage;
+  admission: readonly AdmissionRule[];
+}
+
+/**
+ * Turns delivered messages into running tasks: checks each (decodable, a known task, its
+ * arguments, strikes, `runAtMost` limits), claims the ones that pass in one call, starts the
+ * handlers the claim lets run, and hands every end to the finisher; the messages it reads
+ * along come back here. `FlowControl` decides how much is read and claimed.
+ */
+export class Dispatcher {
+  private readonly logger = new Logger('DocketWorker');
+  readonly flow: FlowControl;
+  readonly running = new RunningTasks();
+  /** Bumped when the tasks are abandoned: a late claim answer is then ignored. */
+  private epoch = 0;
+  private pumpScheduled = false;
+  /** False once the worker stopped for good: nothing more is claimed. */
+  private open = true;
+  /** False while draining: messages are no longer read along. */
+  private reading = true;
+
+  constructor(private readonly env: DispatcherEnv) {
+    this.flow = new FlowControl(env.concurrency);
+  }
+
+  /** How many more messages may be read now (0 while draining). */
+  room(): number {
+    return this.reading ? this.flow.room() : 0;
+  }
+
+  /** Messages read from the stream (or redelivered), to claim when their slots free. */
+  hold(entries: readonly StreamEntry[], redelivered: boolean): void {
+    if (entries.length === 0) return;
+    this.flow.hold(entries, redelivered);
+    this.pump();
+  }
+
+  /** Nothing runs, nothing is being claimed and nothing waits for a slot. */
+  idle(): boolean {
+    return this.running.size === 0 && this.flow.settled();
+  }
+
+  /** Ids of the messages this worker holds (running or read ahead): their leases. */
+  leasedIds(): string[] {
+    return [...this.running.held().map((task) => task.message.id), ...this.flow.heldIds()];
+  }
+
+  /** A `cancel(key)` reached this worker: abort the task if it runs here. */
+  cancel(key: string): void {
+    this.running.cancel(key, new ExecutionCancelledError(`execution ${key} was cancelled`));
+  }
+
+  /** Stop reading along; what is held and claimed still starts (a drain waits for it). */
+  drain(): void {
+    this.reading = false;
+  }
+
+  /** Give up on every task (the drain deadline passed); returns whether any was left. */
+  abandon(): boolean {
+    this.open = false;
+    if (this.idle()) return false;
+    const running = this.running.size;
+    const waiting = this.flow.claiming + this.flow.heldCount;
+    this.logger.warn(
+      `shutdown deadline passed with ${running} task(s) running and ${waiting} not started; they are left to redelivery`,
+    );
+    this.running.abandonAll(new Error('the worker is shutting down'));
+    this.flow.reset();
+    this.epoch++;
+    return true;
+  }
+
+  /** Claim held messages into the free slots (see `FlowControl.nextClaim`). */
+  private pump(): void {
+    if (!this.open) return;
+    for (let batch = this.flow.nextClaim(); batch; batch = this.flow.nextClaim()) {
+      this.dispatch(batch);
+    }
+  }
+
+  /**
+   * Pump and tell the loop once the current turn of the event loop has settled, so that the
+   * slots of handlers ending together are filled by one claim and counted by one read.
+   */
+  private slotsChanged(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    process.nextTick(() => {
+      this.pumpScheduled = false;
+      this.pump();
+      this.env.onRoom();
+      if (this.idle()) this.env.onIdle();
+    });
+  }
+
+  private dispatch(batch: Held[]): void {
+    const claimable: Claimable[] = [];
+    for (const { entry, redelivered } of batch) {
+      const message = decodeMessage(entry, redelivered);
+      const checked = this.check(message);
+      if ('end' in checked) void this.finish(checked.end);
+      else if (checked.admission && !isBadMessage(message)) {
+        claimable.push({ message, admission: checked.admission });
+      }
+    }
+    if (claimable.length === 0) return;
+    this.flow.claimSent(claimable.length);
+    void this.claim(claimable, this.epoch);
+  }
+
+  /**
+   * What to do with one message before the claim: an end to write at once (dead letter,
+   * struck, over its `runAtMost` limit), nothing (it already runs here), or its admission.
+   */
+  private check(
+    message: TaskMessage | BadMessage,
+  ): { end: TaskEnd } | { admission?: readonly AdmissionRule[] } {
+    if (isBadMessage(message)) return { end: this.deadLetter(message, message.reason) };
+    const definition = this.env.registry.get(message.taskName);
+    if (!definition) {
+      const known = this.env.registry.names.sort().join(', ');
+      return {
+        end: this.deadLetter(
+          message,
+          `UnknownTaskError: this worker has no task "${message.taskName}" (it has: ${known})`,
+        ),
+      };
+    }
+    if (this.running.has(message.id)) return {}; // its lease lapsed while it runs here
+    const wrongArguments = argumentCountProblem(definition, message.args.length);
+    if (wrongArguments) return { end: this.deadLetter(message, wrongArguments) };
+    const admission = admissionFor(definition.plan, message.args, this.env.redeliveryTimeout);
+    // Not run: the end carries the admission rules so that a reserved slot is given back.
+    const skip = { end: { ...endOf(message), outcome: 'cancelled' as const, admission } };
+    if (this.env.strikes.matches(message.taskName, definition.parameters, message.args)) {
+      this.logger.log(`🗙 ${message.taskName}(${message.key}) struck`);
+      this.env.metrics.count('stricken', { task: message.taskName, worker: this.env.worker });
+      return skip;
+    }
+    const limits = this.env.limits();
+    const limit = limits?.get(message.key);
+    if (limit !== undefined) {
+      if (limit <= 0) return skip;
+      limits!.set(message.key, limit - 1);
+    }
+    return { admission };
+  }
+
+  /** Write an end; what is read along with it is held like the loop's own reads. */
+  private async finish(end: TaskEnd): Promise<void> {
+    this.hold(await this.env.finisher.finish(end), false);
+  }
+
+  private deadLetter(message: TaskMessage | BadMessage, reason: string): TaskEnd {
+    this.logger.error(`message ${message.id} (key ${message.key || '?'}) dead-lettered: ${reason}`);
+    return { ...endOf(message), outcome: 'dead', error: reason, admission: [] };
+  }
+
+  private async claim(claimable: Claimable[], epoch: number): Promise<void> {
+    const now = Date.now();
+    let statuses: string[];
+    try {
+      statuses = await this.env.store.claim(
+        this.env.worker,
+        now,
+        this.env.executionTtl,
+        claimable.map(({ message: m, admission }) => ({
+          key: m.key,
+          generation: m.generation,
+          id: m.id,
+          admission,
+        })),
+      );
+    } catch (error) {
+      // The messages stay pending for this worker: redelivery takes them over.
+      if (epoch === this.epoch) {
+        this.flow.claimAnswered();
+        this.flow.claimSettled(claimable.length);
+        this.slotsChanged();
+      }
+      if (!this.open) return;
+      this.env.disrupted(error);
+      this.logger.warn(`claiming ${claimable.length} task(s): ${(error as Error)?.message}`);
+      return;
+    }
+    // Abandoned meanwhile: the claimed messages are left to redelivery.
+    if (epoch !== this.epoch) return;
+    this.flow.claimAnswered();
+    // The next claim leaves before these handlers run (their slots still count as claimed).
+    this.pump();
+    this.flow.claimSettled(claimable.length);
+    this.slotsChanged();
+    const { metrics, worker } = this.env;
+    claimable.forEach(({ message, admission }, i) => {
+      const labels = { task: message.taskName, worker };
+      switch (statuses[i]) {
+        case 'run':
+          metrics.count('started', labels);
+          if (message.redelivered) metrics.count('redelivered', labels);
+          metrics.punctuality(labels, (now - message.when) / 1_000);
+          this.execute(new RunningTask(message, now, admission));
+          return;
+        case 'superseded':
+          metrics.count('superseded', labels);
+          break;
+        case 'cancelled':
+          metrics.count('cancelled', labels);
+          break;
+      }
+      this.logger.debug?.(`${message.taskName}(${message.key}) not started: ${statuses[i]}`);
+    });
+  }
+
+  private execute(task: RunningTask): void {
+    const { message } = task;
+    this.running.add(task);
+    this.flow.started();
+    const definition = this.env.registry.get(message.taskName)!;
+    let slotHeld = true;
+    const freeSlot = () => {
+      if (!slotHeld || task.abandoned) return;
+      slotHeld = false;
+      this.flow.ended(Date.now() - task.startedAt);
+      this.slotsChanged();
+    };
+    void (async () => {
+      try {
+        const mayContinue = (this.env.limits()?.get(message.key) ?? 1) > 0;
+        const end = await this.env.runner.run(definition, task, mayContinue);
+        // The slot is free once the handler is done; writing its end overlaps the next read.
+        freeSlot();
+        if (end) await this.finish(end);
+      } catch (error) {
+        this.logger.error(`task ${message.key} could not be finished: ${(error as Error).message}`);
+      } finally {
+        freeSlot();
+        this.running.remove(task);
+        if (this.idle()) this.env.onIdle();
+      }
+    })();
+  }
+}

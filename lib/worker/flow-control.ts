@@ -1,0 +1,118 @@
+import type { StreamEntry } from '../store/docket-store.js';
+
+/** A message read from the stream and not yet claimed. */
+export interface Held {
+  entry: StreamEntry;
+  redelivered: boolean;
+}
+
+/**
+ * While handlers take less than this on average (ms), the worker reads up to one batch ahead
+ * of its free slots, so that a read is never between a batch's end and the next batch's claim.
+ */
+export const READ_AHEAD_MS = 10;
+
+/** The smallest claim worth splitting a batch for (see `nextClaim`). */
+export const HALF_BATCH = 10;
+
+/**
+ * How much a worker reads and claims: the slots of its concurrency are taken by running
+ * handlers (`busy`), by messages in claim calls (`claiming`) and by messages read and held
+ * for a slot. Pure bookkeeping, no I/O: the dispatcher tells it what happened and asks it
+ * what to do next.
+ */
+export class FlowControl {
+  /** Handlers running now: what the concurrency bounds. */
+  busy = 0;
+  /** Messages in claim calls in flight: their slots are taken until the claim answers. */
+  claiming = 0;
+  /** Claim calls in flight. */
+  claims = 0;
+  /** Messages read ahead, waiting for a free slot (pending for this worker). */
+  private held: Held[] = [];
+  /** Average time a handler held its slot (ms), -1 before the first one ended. */
+  private handlerMs = -1;
+
+  constructor(readonly concurrency: number) {}
+
+  /** Handlers are quick (on average under READ_AHEAD_MS): read ahead, split claims. */
+  readsAhead(): boolean {
+    return this.handlerMs >= 0 && this.handlerMs < READ_AHEAD_MS;
+  }
+
+  /** How many more messages may be read now. */
+  room(): number {
+    const limit = this.readsAhead() ? 2 * this.concurrency : this.concurrency;
+    return limit - this.busy - this.claiming - this.held.length;
+  }
+
+  hold(entries: readonly StreamEntry[], redelivered: boolean): void {
+    for (const entry of entries) this.held.push({ entry, redelivered });
+  }
+
+  /** Ids of the messages held for a slot (their leases are renewed too). */
+  heldIds(): string[] {
+    return this.held.map((h) => h.entry[0]);
+  }
+
+  get heldCount(): number {
+    return this.held.length;
+  }
+
+  /**
+   * The held messages to claim now, taken off the queue; undefined when none may go. With
+   * quick handlers and at least HALF_BATCH * 2 slots, one claim of at most half the slots is
+   * in flight at a time, and the next leaves as soon as it answers: the handlers of one half
+   * run while Redis claims the other. (Below that, a second claim call costs more than the
+   * overlap gains.)
+   */
+  nextClaim(): Held[] | undefined {
+    if (this.held.length === 0) return undefined;
+    const halves = this.concurrency >= 2 * HALF_BATCH && this.readsAhead();
+    if (halves && this.claims > 0) return undefined;
+    const free = this.concurrency - this.busy - this.claiming;
+    if (free <= 0) return undefined;
+    const most = halves ? Math.ceil(this.concurrency / 2) : this.concurrency;
+    return this.held.splice(0, Math.min(free, most));
+  }
+
+  /** A claim of `count` messages left. */
+  claimSent(count: number): void {
+    this.claiming += count;
+    this.claims++;
+  }
+
+  /** A claim answered; its messages keep their slots until `claimSettled`. */
+  claimAnswered(): void {
+    this.claims--;
+  }
+
+  /** The messages of an answered (or failed) claim no longer hold claim slots. */
+  claimSettled(count: number): void {
+    this.claiming -= count;
+  }
+
+  /** A handler started. */
+  started(): void {
+    this.busy++;
+  }
+
+  /** A handler that held its slot for `ms` ended. */
+  ended(ms: number): void {
+    this.busy--;
+    this.handlerMs = this.handlerMs < 0 ? ms : this.handlerMs + (ms - this.handlerMs) / 8;
+  }
+
+  /** Nothing is being claimed and nothing waits for a slot. */
+  settled(): boolean {
+    return this.claiming === 0 && this.held.length === 0;
+  }
+
+  /** Forget everything (shutdown gave up on the tasks: redelivery takes them). */
+  reset(): void {
+    this.busy = 0;
+    this.claiming = 0;
+    this.claims = 0;
+    this.held = [];
+  }
+}

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FlowControl, HALF_BATCH, READ_AHEAD_MS } from '../../lib/worker/flow-control.js';
+import type { StreamEntry } from '../../lib/store/docket-store.js';
+
+const entries = (n: number, from = 0): StreamEntry[] =>
+  Array.from({ length: n }, (_, i) => [`${from + i}-0`, []]);
+
+/** A flow whose handlers have been quick (`ms` on average). */
+function withHandlers(concurrency: number, ms: number): FlowControl {
+  const flow = new FlowControl(concurrency);
+  flow.started();
+  flow.ended(ms);
+  return flow;
+}
+
+describe('FlowControl', () => {
+  it('reads no more than the free slots before a handler has ended', () => {
+    const flow = new FlowControl(10);
+    assert.equal(flow.readsAhead(), false);
+    assert.equal(flow.room(), 10);
+    flow.hold(entries(4), false);
+    assert.equal(flow.room(), 6);
+    flow.claimSent(3);
+    assert.equal(flow.room(), 3, 'claimed messages hold their slots');
+  });
+
+  it('reads one batch ahead while handlers are quick, and stops when they slow down', () => {
+    const flow = withHandlers(10, READ_AHEAD_MS - 1);
+    assert.equal(flow.readsAhead(), true);
+    assert.equal(flow.room(), 20);
+    for (let i = 0; i < 20; i++) {
+      flow.started();
+      flow.ended(1_000);
+    }
+    assert.equal(flow.readsAhead(), false, 'the average follows slow handlers');
+    assert.equal(flow.room(), 10);
+  });
+
+  it('claims the held messages into the free slots, in order', () => {
+    const flow = new FlowControl(3);
+    flow.hold(entries(5), false);
+    flow.started();
+    const batch = flow.nextClaim()!;
+    assert.deepEqual(
+      batch.map((h) => h.entry[0]),
+      ['0-0', '1-0'],
+    );
+    flow.claimSent(batch.length);
+    assert.equal(flow.nextClaim(), undefined, 'no slot is free');
+    assert.equal(flow.heldCount, 3);
+  });
+
+  it('splits claims in halves with quick handlers and enough slots, one in flight at a time', () => {
+    const flow = withHandlers(2 * HALF_BATCH, 1);
+    flow.hold(entries(40), false);
+    const first = flow.nextClaim()!;
+    assert.equal(first.length, HALF_BATCH);
+    flow.claimSent(first.length);
+    assert.equal(flow.nextClaim(), undefined, 'the second half waits for the first answer');
+    flow.claimAnswered();
+    const second = flow.nextClaim()!;
+    assert.equal(second.length, HALF_BATCH, 'it leaves as soon as the first answered');
+  });
+
+  it('claims whole batches below the split size', () => {
+    const flow = withHandlers(2 * HALF_BATCH - 1, 1);
+    flow.hold(entries(40), false);
+    assert.equal(flow.nextClaim()!.length, 2 * HALF_BATCH - 1);
+  });
+
+  it('is settled once nothing is claimed or held, and forgets everything on reset', () => {
+    const flow = new FlowControl(4);
+    assert.equal(flow.settled(), true);
+    flow.hold(entries(2), true);
+    assert.equal(flow.settled(), false);
+    assert.deepEqual(flow.heldIds(), ['0-0', '1-0']);
+    flow.started();
+    flow.claimSent(1);
+    flow.reset();
+    assert.equal(flow.settled(), true);
+    assert.equal(flow.busy, 0);
+    assert.equal(flow.room(), 4);
+  });
+});

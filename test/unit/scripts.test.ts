@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DocketKeys } from '../../lib/store/keys.js';
+import { CLAIM } from '../../lib/store/scripts/claim.script.js';
+import { FINISH } from '../../lib/store/scripts/finish.script.js';
+import { DEPTHS, SNAPSHOT } from '../../lib/store/scripts/reads.script.js';
+import { SCHEDULE, SCHEDULE_MANY } from '../../lib/store/scripts/schedule.script.js';
+import { LUA_SOURCES } from '../../lib/store/scripts/lua-sources.generated.js';
+
+const keys = new DocketKeys('unit');
+
+describe('script definitions', () => {
+  it('send as many KEYS as their file name says, under the docket prefix', () => {
+    const request = {
+      key: 'k',
+      taskName: 't',
+      args: '[]',
+      when: 1,
+      attempt: 1,
+      mode: 'add' as const,
+    };
+    const built = SCHEDULE.keys(keys, { now: 1, request });
+    assert.equal(built.length, SCHEDULE.numberOfKeys);
+    assert.deepEqual(built, ['{unit}:stream', '{unit}:queue', '{unit}:parked:k', '{unit}:runs:k']);
+  });
+
+  it('encode a claim as groups of key, generation, id and admission JSON', () => {
+    const args = CLAIM.args(keys, {
+      consumer: 'w1',
+      now: 5,
+      executionTtl: 900,
+      requests: [
+        { key: 'a', generation: '2', id: '1-0', admission: [] },
+        { key: 'b', generation: '1', id: '2-0', admission: [{ t: 'conc', k: 'c', m: 1, s: 9 }] },
+      ],
+    });
+    assert.deepEqual(args, [
+      '{unit}:',
+      'docket-workers',
+      'w1',
+      5,
+      900,
+      ...['a', '2', '1-0', ''],
+      ...['b', '1', '2-0', '[{"t":"conc","k":"c","m":1,"s":9}]'],
+    ]);
+  });
+
+  it('encode an end as a group of 13 values, and read the reply back', () => {
+    const input = {
+      now: 7,
+      executionTtl: 0,
+      deadLetterTtl: 1_000,
+      readAlong: { consumer: 'w1', count: 4 },
+      ends: [
+        {
+          key: 'k',
+          generation: '1',
+          id: '1-0',
+          outcome: 'completed' as const,
+          attempt: 1,
+          taskName: 't',
+          args: '[]',
+          admission: [],
+        },
+      ],
+    };
+    const args = FINISH.args(keys, input);
+    assert.equal(args.length, 7 + 13);
+    assert.deepEqual(args.slice(5, 7), ['w1', 4]);
+    const reply = FINISH.decode([['ok'], [['3-0', ['key', 'x']]]], input);
+    assert.deepEqual(reply, { statuses: ['ok'], read: [['3-0', ['key', 'x']]] });
+  });
+
+  it('read schedule-many replies seven values each', () => {
+    const replies = SCHEDULE_MANY.decode(
+      [
+        ...['scheduled', 'queued', '5', '1', 't', '[1]', '1'],
+        ...['already_scheduled', 'running', '4', '7', 't', '[2]', '3'],
+      ],
+      { now: 1, requests: [] },
+    );
+    assert.deepEqual(
+      replies.map((r) => [r.disposition, r.state, r.when, r.generation, r.args, r.attempt]),
+      [
+        ['scheduled', 'queued', 5, 1, '[1]', 1],
+        ['already_scheduled', 'running', 4, 7, '[2]', 3],
+      ],
+    );
+  });
+
+  it('count due work that no worker read as queued, and pending as running', () => {
+    const depths = DEPTHS.decode([10, 4, 3, 8, 2, 1], { now: 0, liveSince: 0 });
+    assert.deepEqual(depths, {
+      stream: 10,
+      queue: 9,
+      schedule: 8,
+      running: 4,
+      workers: 2,
+      deadLetters: 1,
+    });
+  });
+
+  it('list snapshot rows with a state and a task, and skip the others', () => {
+    const snapshot = SNAPSHOT.decode(
+      [
+        3,
+        ['a', 'queued', 't', '[1]', '5', '1', null, null, '1'],
+        ['b', null, null, null, null, null, null, null, null],
+        ['c', 'running', 't', '[]', '6', '2', 'w1', '9', '4'],
+      ],
+      { limit: 10 },
+    );
+    assert.equal(snapshot.total, 3);
+    assert.deepEqual(
+      snapshot.runs.map((r) => [r.key, r.state, r.worker, r.startedAt, r.generation]),
+      [
+        ['a', 'queued', undefined, undefined, 1],
+        ['c', 'running', 'w1', 9, 4],
+      ],
+    );
+  });
+
+  it('embed every Lua file with its includes resolved, once each', () => {
+    const claim = LUA_SOURCES['claim-1'];
+    assert.equal(claim.match(/local function schedule_run\(/g)?.length, 1);
+    assert.equal(claim.match(/local function admit\(/g)?.length, 1);
+    assert.doesNotMatch(claim, /@include/);
+  });
+});
