@@ -9,10 +9,15 @@ export interface DocketDashboardOptions {
   path?: string;
   /**
    * Guard of the actions (cancel, retry, strike, restore), e.g. your admin guard. Without one
-   * (and without `readOnly`) anyone who can reach the dashboard can act; a warning says so at
-   * boot.
+   * the actions are refused (403) unless `allowActionsWithoutGuard` is given.
    */
   guard?: Type<CanActivate>;
+  /**
+   * Let anyone who can reach the dashboard act (cancel, retry, strike) when no `guard` is
+   * given: for a dashboard only reachable from a trusted network. A warning says so at boot.
+   * @default false
+   */
+  allowActionsWithoutGuard?: boolean;
   /**
    * Guard of everything the dashboard serves, pages and reads included (task arguments may
    * hold personal data). Actions pass both guards.

@@ -30,7 +30,8 @@ export interface DashboardCounts {
 
 export interface WorkerView {
   name: string;
-  lastSeen: string;
+  /** Null when the stored time is not a valid date. */
+  lastSeen: string | null;
   tasks: string[];
 }
 
@@ -60,8 +61,10 @@ export interface RunningView {
   args: string | null;
   attempt: number;
   worker: string;
-  when: string;
-  startedAt: string;
+  /** Null when the stored time is not a valid date. */
+  when: string | null;
+  /** Null when the stored time is not a valid date. */
+  startedAt: string | null;
   progress: ProgressView;
 }
 
@@ -70,7 +73,8 @@ export interface ScheduledView {
   taskName: string;
   args: string | null;
   attempt: number;
-  when: string;
+  /** Null when the stored time is not a valid date. */
+  when: string | null;
   /** Due (queued) or in the future (scheduled). */
   state: 'queued' | 'scheduled';
 }
@@ -90,7 +94,8 @@ export interface DeadLetterView {
   args: string | null;
   error: string;
   attempt: number;
-  deadAt: string;
+  /** Null when the stored time is not a valid date. */
+  deadAt: string | null;
 }
 
 export interface FailuresView {

@@ -6,6 +6,7 @@ export const DOCKET_DASHBOARD_OPTIONS = Symbol('DOCKET_DASHBOARD_OPTIONS');
 export const DASHBOARD_DEFAULTS = {
   path: '/docket',
   readOnly: false,
+  allowActionsWithoutGuard: false,
   showArguments: true,
   refreshInterval: 1_500,
   sampleInterval: 2_000,

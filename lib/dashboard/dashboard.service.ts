@@ -7,10 +7,12 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import type { StrikeCondition, StrikeOperator, WorkerInfo } from '../public-api.js';
+import { isoOrNull } from '../util/dates.js';
 import { InvalidValueError, parseTypedValue } from '../util/typed-value.js';
 import { DOCKET_DASHBOARD_OPTIONS, SCHEDULED_LIMIT } from './dashboard.constants.js';
 import { DashboardDocket } from './dashboard-docket.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
+import { actionsAllowed } from './dashboard-action.guard.js';
 import { DashboardSampler } from './dashboard-sampler.js';
 import type {
   DeadLetterView,
@@ -38,8 +40,11 @@ export class DashboardService implements OnModuleInit {
   onModuleInit(): void {
     if (!this.options.readOnly && !this.options.guard) {
       this.logger.warn(
-        `the dashboard at /${this.options.path} lets anyone who reaches it cancel, retry and ` +
-          'strike tasks: give DocketDashboardModule.forRoot({ guard }) or readOnly: true',
+        this.options.allowActionsWithoutGuard
+          ? `the dashboard at /${this.options.path} lets anyone who reaches it cancel, retry and ` +
+              'strike tasks (allowActionsWithoutGuard): give DocketDashboardModule.forRoot({ guard })'
+          : `the dashboard at /${this.options.path} refuses every action: it has no guard ` +
+              '(give DocketDashboardModule.forRoot({ guard }), or readOnly: true to hide them)',
       );
     }
   }
@@ -53,7 +58,7 @@ export class DashboardService implements OnModuleInit {
     return {
       docket: this.docket.client.name,
       takenAt: new Date().toISOString(),
-      readOnly: this.options.readOnly,
+      readOnly: !actionsAllowed(this.options),
       counts,
       sampleInterval: this.options.sampleInterval,
       history: this.options.history,
@@ -80,12 +85,12 @@ export class DashboardService implements OnModuleInit {
           args: this.args(task.args),
           attempt: task.attempt,
           worker: task.worker,
-          when: task.when.toISOString(),
-          startedAt: task.startedAt.toISOString(),
-          progress: { ...progress, updatedAt: progress.updatedAt?.toISOString() ?? null },
+          when: isoOrNull(task.when),
+          startedAt: isoOrNull(task.startedAt),
+          progress: { ...progress, updatedAt: isoOrNull(progress.updatedAt) },
         };
       })
-      .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+      .sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? ''));
   }
 
   async scheduled(): Promise<{ total: number; tasks: ScheduledView[] }> {
@@ -98,8 +103,8 @@ export class DashboardService implements OnModuleInit {
         taskName: task.taskName,
         args: this.args(task.args),
         attempt: task.attempt,
-        when: task.when.toISOString(),
-        state: task.when.getTime() <= now ? 'queued' : 'scheduled',
+        when: isoOrNull(task.when),
+        state: task.when.getTime() > now ? 'scheduled' : 'queued',
       })),
     };
   }
@@ -117,7 +122,7 @@ export class DashboardService implements OnModuleInit {
         args: this.args(letter.args),
         error: letter.error,
         attempt: letter.attempt,
-        deadAt: letter.deadAt.toISOString(),
+        deadAt: isoOrNull(letter.deadAt),
       }))
       .reverse();
     const recent = seen.map((failure, i) => {
@@ -181,7 +186,7 @@ export class DashboardService implements OnModuleInit {
 }
 
 function workerView(worker: WorkerInfo): WorkerView {
-  return { name: worker.name, lastSeen: worker.lastSeen.toISOString(), tasks: worker.tasks };
+  return { name: worker.name, lastSeen: isoOrNull(worker.lastSeen), tasks: worker.tasks };
 }
 
 function requireKey(key: unknown): string {

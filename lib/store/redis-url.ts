@@ -21,13 +21,34 @@ function splitUserinfo(url: string): { head: string; userinfo?: string; rest: st
   return { head: url.slice(0, start + 3), userinfo: body.slice(0, at), rest: body.slice(at + 1) };
 }
 
-/** The URL with its password replaced, for messages and logs. */
+/** Query parameters whose value is a secret. */
+const SECRET_PARAMETER = /^(pass(word)?|secret|token|auth|key)$/i;
+
+/**
+ * The URL with its password replaced, for messages and logs, whatever its shape: a userinfo
+ * part (also without a scheme, or before a missing host) and secret query parameters
+ * (`?password=…`) are masked.
+ */
 export function redactUrl(url: string): string {
-  const { head, userinfo, rest } = splitUserinfo(url);
-  if (userinfo === undefined) return url;
+  if (typeof url !== 'string') return String(url);
+  const query = url.indexOf('?');
+  const base = query < 0 ? url : url.slice(0, query);
+  const search = query < 0 ? '' : url.slice(query);
+  const masked = search.replace(/([?&;])([^=&;]*)=([^&;#]*)/g, (whole, sep, name, value) =>
+    SECRET_PARAMETER.test(decodeURIComponent(name)) && value !== '' ? `${sep}${name}=***` : whole,
+  );
+  const { head, userinfo, rest } = splitUserinfo(base);
+  if (userinfo === undefined) {
+    // no scheme: `user:pass@host` is still a userinfo
+    const at = base.lastIndexOf('@');
+    if (base.includes('://') || at < 0) return base + masked;
+    const colon = base.indexOf(':');
+    const user = colon >= 0 && colon < at ? base.slice(0, colon) : '';
+    return `${user}:***@${base.slice(at + 1)}${masked}`;
+  }
   const colon = userinfo.indexOf(':');
   const user = colon < 0 ? '' : userinfo.slice(0, colon);
-  return `${head}${user}:***@${rest}`;
+  return `${head}${user}:***@${rest}${masked}`;
 }
 
 function fail(url: string, problem: string): never {

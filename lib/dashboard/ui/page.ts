@@ -1,3 +1,4 @@
+import { actionsAllowed } from '../dashboard-action.guard.js';
 import type { ResolvedDashboardOptions } from '../dashboard-options.interface.js';
 
 function escapeHtml(text: string): string {
@@ -42,7 +43,7 @@ export function renderPage(options: ResolvedDashboardOptions, url: string): stri
 <link rel="stylesheet" href="${base}assets/dashboard.css">
 <script src="${base}assets/dashboard.js" defer></script>
 </head>
-<body data-base="${base}" data-refresh="${options.refreshInterval}" data-readonly="${options.readOnly}" data-args="${options.showArguments}">
+<body data-base="${base}" data-refresh="${options.refreshInterval}" data-readonly="${!actionsAllowed(options)}" data-args="${options.showArguments}">
 <header>
   <div class="brand">docket <span id="docket-name"></span></div>
   <nav>

@@ -43,6 +43,7 @@ export const DOM_HELPERS = String.raw`  function h(tag, props, ...children) {
   }
 
   function time(iso, mode) {
+    if (!iso) return h('span', { title: 'not a valid date' }, '—');
     const node = h('time', { datetime: iso, title: new Date(iso).toLocaleString(), 'data-mode': mode || 'ago' });
     relative(node);
     return node;

@@ -78,7 +78,16 @@ describe('docket CLI: usage and errors', { timeout: 300_000, concurrency: true }
     );
     const env = await runCli(['clear'], { DOCKET_URL: `redis://:${secret}@127.0.0.1:${port}/0` });
     assert.equal(env.code, 1);
-    for (const result of [bad, gone, env]) {
+    // malformed URLs: no scheme, no host, a password in the query
+    const malformed = await Promise.all(
+      [
+        `user:${secret}@localhost:${port}`,
+        `redis://:${secret}@`,
+        `redis://127.0.0.1:${port}/0?password=${secret}`,
+        `rediss://user:${secret}@[::1`,
+      ].map((url) => runCli(['snapshot', '--url', url])),
+    );
+    for (const result of [bad, gone, env, ...malformed]) {
       assert.ok(!`${result.stdout}${result.stderr}`.includes(secret), result.stderr);
     }
   });
