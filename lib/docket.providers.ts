@@ -9,6 +9,7 @@ import {
 import { compilePlan } from './behaviours/plan.js';
 import { StrikeSync } from './behaviours/strike-sync.js';
 import type { DocketModuleOptions } from './config/docket-module-options.interface.js';
+import { ignoredEnvironment } from './config/environment.js';
 import { resolveOptions, type ResolvedDocketOptions } from './config/resolve-options.js';
 import { DOCKET_MODULE_OPTIONS } from './docket.module-definition.js';
 import {
@@ -37,7 +38,15 @@ const optionsProvider: Provider = {
     below?: Pick<DocketModuleOptions, 'name' | 'url' | 'worker'>,
   ) => {
     const { isGlobal: _isGlobal, ...rest } = options ?? {};
-    return resolveOptions(rest, below ?? {});
+    const resolved = resolveOptions(rest, below ?? {});
+    const ignored = ignoredEnvironment(resolved);
+    if (ignored.length > 0) {
+      logger.warn(
+        `${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} set but not used: DocketModule ` +
+          'reads them only when given { ...docketOptionsFromEnvironment() } in forRoot()',
+      );
+    }
+    return resolved;
   },
   inject: [DOCKET_MODULE_OPTIONS, { token: DOCKET_OPTION_DEFAULTS, optional: true }],
 };

@@ -56,6 +56,11 @@ export class SchedulerService {
     for (const undo of this.undo.splice(0)) await undo();
   }
 
+  /** @internal A task is due at `due` (the heartbeat read the queue): wake then, not later. */
+  notice(due: number): void {
+    if (this.running && Number.isFinite(due)) this.wakeBy(due);
+  }
+
   /** Wake now if `due` is before the planned wake-up. */
   private wakeBy(due: number): void {
     if (!this.wake) this.woken = true;
@@ -84,7 +89,7 @@ export class SchedulerService {
   /** @internal Move every due task; returns when the next one is due (Infinity: none). */
   async moveDue(): Promise<number> {
     for (;;) {
-      const { moved, next } = await this.store.moveDue(Date.now(), BATCH);
+      const { moved, next } = await this.store.moveDue(Date.now(), BATCH, this.options);
       if (moved < BATCH) return next;
     }
   }

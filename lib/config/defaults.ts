@@ -6,6 +6,7 @@ export const DEFAULTS = {
   heartbeatInterval: 2_000,
   missedHeartbeats: 5,
   maxPayloadBytes: 1_048_576,
+  maxKeyBytes: 1_024,
   deadLetterTtl: 7 * 24 * 3_600_000,
   worker: {
     concurrency: 10,
@@ -16,6 +17,7 @@ export const DEFAULTS = {
     scheduleAutomaticTasks: true,
     shutdownTimeout: 30_000,
     autoStart: true,
+    maxRedeliveries: 3,
   },
 } as const;
 

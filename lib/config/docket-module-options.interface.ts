@@ -20,11 +20,17 @@ export interface DocketWorkerOptions {
   shutdownTimeout?: number;
   /** Start the loops when the application has bootstrapped. @default true */
   autoStart?: boolean;
+  /**
+   * An attempt whose worker vanished this many times after starting it (it died, was killed,
+   * or hung past `redeliveryTimeout`) is not started again: it is dead-lettered with
+   * `PoisonMessageError`. @default 3
+   */
+  maxRedeliveries?: number;
 }
 
 /** Options of `DocketModule.forRoot()`; durations are milliseconds. */
 export interface DocketModuleOptions {
-  /** The docket's name; every Redis key is prefixed `{name}:`. @default process.env.DOCKET_NAME ?? 'docket' */
+  /** The docket's name; every Redis key is prefixed `{name}:`. @default 'docket' */
   name?: string;
   /** Redis URL. @default process.env.DOCKET_URL ?? 'redis://localhost:6379/0' */
   url?: string;
@@ -38,6 +44,8 @@ export interface DocketModuleOptions {
   missedHeartbeats?: number;
   /** Largest serialized arguments or result accepted, in bytes. @default 1048576 */
   maxPayloadBytes?: number;
+  /** Longest task key accepted, in UTF-8 bytes. @default 1024 */
+  maxKeyBytes?: number;
   /** Register Prometheus metrics when `prom-client` is installed. @default true */
   metrics?: boolean;
   /** Worker options; `false` makes this process a producer only. @default {} */

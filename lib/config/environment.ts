@@ -4,6 +4,7 @@ import type {
   DocketWorkerOptions,
 } from './docket-module-options.interface.js';
 import { parseBoolean, parseDuration, parseWholeNumber } from '../util/typed-value.js';
+import type { ResolvedDocketOptions } from './resolve-options.js';
 
 type WorkerKey = Exclude<keyof DocketWorkerOptions, 'autoStart'>;
 
@@ -11,6 +12,8 @@ type WorkerKey = Exclude<keyof DocketWorkerOptions, 'autoStart'>;
 export interface WorkerOptionSpec {
   key: WorkerKey;
   kind: 'text' | 'count' | 'duration' | 'boolean';
+  /** The smallest count allowed. @default 1 */
+  min?: number;
   description: string;
   /** Help of the `--no-` flag of a boolean. */
   negated?: string;
@@ -55,6 +58,13 @@ export const WORKER_OPTIONS: readonly WorkerOptionSpec[] = [
     kind: 'duration',
     description: 'how long a drain waits for running tasks (default: 30s)',
   },
+  {
+    key: 'maxRedeliveries',
+    kind: 'count',
+    min: 0,
+    description:
+      'starts of an attempt whose worker vanished before it is dead-lettered (default: 3)',
+  },
 ];
 
 const snake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
@@ -73,7 +83,7 @@ export function flagName(key: WorkerKey): string {
 export function parseWorkerValue(spec: WorkerOptionSpec, text: string): string | number | boolean {
   switch (spec.kind) {
     case 'count':
-      return parseWholeNumber(text, 1);
+      return parseWholeNumber(text, spec.min ?? 1);
     case 'duration':
       return parseDuration(text);
     case 'boolean':
@@ -121,4 +131,31 @@ export function docketOptionsFromEnvironment(
   const worker = workerOptionsFromEnv(env);
   if (Object.keys(worker).length > 0) options.worker = worker;
   return options;
+}
+
+/**
+ * The `DOCKET_NAME` and `DOCKET_WORKER_*` variables set in `env` whose value the module does
+ * not run with (it reads them only through `docketOptionsFromEnvironment()`), for a warning at
+ * boot: an operator who sets them expects them to count.
+ */
+export function ignoredEnvironment(
+  resolved: Pick<ResolvedDocketOptions, 'name' | 'worker'>,
+  env: NodeJS.ProcessEnv = process.env,
+): string[] {
+  const worker = resolved.worker as Record<string, unknown> | false;
+  const ignored: string[] = [];
+  if (env.DOCKET_NAME && env.DOCKET_NAME !== resolved.name) ignored.push('DOCKET_NAME');
+  for (const spec of WORKER_OPTIONS) {
+    const name = envName(spec.key);
+    const text = env[name];
+    if (text === undefined || text === '' || !worker) continue;
+    let value: unknown;
+    try {
+      value = parseWorkerValue(spec, text);
+    } catch {
+      value = undefined;
+    }
+    if (worker[spec.key] !== value) ignored.push(name);
+  }
+  return ignored;
 }

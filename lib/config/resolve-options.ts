@@ -15,6 +15,7 @@ export interface ResolvedWorkerOptions {
   scheduleAutomaticTasks: boolean;
   shutdownTimeout: number;
   autoStart: boolean;
+  maxRedeliveries: number;
 }
 
 /** Module options with every default filled in and every value checked. */
@@ -26,6 +27,7 @@ export interface ResolvedDocketOptions {
   heartbeatInterval: number;
   missedHeartbeats: number;
   maxPayloadBytes: number;
+  maxKeyBytes: number;
   deadLetterTtl: number;
   metrics: boolean;
   worker: ResolvedWorkerOptions | false;
@@ -56,6 +58,7 @@ const KNOWN = new Set([
   'heartbeatInterval',
   'missedHeartbeats',
   'maxPayloadBytes',
+  'maxKeyBytes',
   'metrics',
   'worker',
 ]);
@@ -96,6 +99,7 @@ export function resolveOptions(
     heartbeatInterval: options.heartbeatInterval ?? DEFAULTS.heartbeatInterval,
     missedHeartbeats: options.missedHeartbeats ?? DEFAULTS.missedHeartbeats,
     maxPayloadBytes: options.maxPayloadBytes ?? DEFAULTS.maxPayloadBytes,
+    maxKeyBytes: options.maxKeyBytes ?? DEFAULTS.maxKeyBytes,
     deadLetterTtl: DEFAULTS.deadLetterTtl,
     metrics: options.metrics ?? true,
     worker: false,
@@ -112,6 +116,12 @@ export function resolveOptions(
     Number.isInteger(resolved.maxPayloadBytes) && resolved.maxPayloadBytes >= 1,
     'maxPayloadBytes',
     resolved.maxPayloadBytes,
+    'it must be a whole number of bytes ≥ 1',
+  );
+  check(
+    Number.isInteger(resolved.maxKeyBytes) && resolved.maxKeyBytes >= 1,
+    'maxKeyBytes',
+    resolved.maxKeyBytes,
     'it must be a whole number of bytes ≥ 1',
   );
   check(typeof resolved.metrics === 'boolean', 'metrics', resolved.metrics, 'use true or false');
@@ -154,6 +164,12 @@ export function resolveOptions(
     duration(worker.minimumCheckInterval, 'worker.minimumCheckInterval', 1);
     duration(worker.schedulingResolution, 'worker.schedulingResolution', 1);
     duration(worker.shutdownTimeout, 'worker.shutdownTimeout');
+    check(
+      Number.isInteger(worker.maxRedeliveries) && worker.maxRedeliveries >= 0,
+      'worker.maxRedeliveries',
+      worker.maxRedeliveries,
+      'it must be a whole number ≥ 0',
+    );
     for (const flag of ['scheduleAutomaticTasks', 'autoStart'] as const) {
       check(typeof worker[flag] === 'boolean', `worker.${flag}`, worker[flag], 'use true or false');
     }

@@ -1,4 +1,7 @@
 import type { ExecutionProgress, ExecutionState } from '../interfaces/execution.interface.js';
+import { ExecutionCancelledError } from '../errors/execution-cancelled.error.js';
+import { PoisonMessageError } from '../errors/poison-message.error.js';
+import { TimeoutError } from '../errors/timeout.error.js';
 import type { ProgressRecord } from '../store/docket-store.js';
 
 export const TERMINAL_STATES: ReadonlySet<ExecutionState> = new Set([
@@ -17,12 +20,25 @@ export function progressOf(record: ProgressRecord): ExecutionProgress {
   };
 }
 
-/** Rebuild a stored error text `"<Name>: <message>"` as an `Error` of that name and message. */
+/** The errors an execution can end with that have a class of the package. */
+const KNOWN: Record<string, new (message: string) => Error> = {
+  ExecutionCancelledError,
+  TimeoutError,
+  PoisonMessageError,
+};
+
+/**
+ * Rebuild a stored error text `"<Name>: <message>"`: an instance of the package's class of
+ * that name when there is one, else an `Error` with that name and message.
+ */
 export function rebuildError(text: string | undefined): Error {
   const raw = text ?? 'Error: task failed';
   const colon = raw.indexOf(': ');
   const name = colon > 0 && /^[\w$.]+$/.test(raw.slice(0, colon)) ? raw.slice(0, colon) : 'Error';
-  const error = new Error(name === 'Error' && colon <= 0 ? raw : raw.slice(colon + 2));
+  const message = name === 'Error' && colon <= 0 ? raw : raw.slice(colon + 2);
+  const Known = Object.hasOwn(KNOWN, name) ? KNOWN[name] : undefined;
+  if (Known) return new Known(message);
+  const error = new Error(message);
   error.name = name;
   return error;
 }

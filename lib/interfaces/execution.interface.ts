@@ -1,6 +1,12 @@
 /** What `add`/`replace` did with the request. */
 export type Disposition = 'scheduled' | 'already_scheduled' | 'struck';
 
+/**
+ * What `cancel(key)` did: the execution ends cancelled, it had already ended, or Redis holds
+ * nothing for the key.
+ */
+export type CancelOutcome = 'cancelled' | 'not_found' | 'finished';
+
 /** Where an execution is in its life. */
 export type ExecutionState =
   'scheduled' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';

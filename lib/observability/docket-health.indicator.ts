@@ -114,9 +114,9 @@ export class DocketHealthIndicator {
     try {
       const probe = (async () => {
         await this.store.ready(timeout);
-        return this.inspector.depths();
+        return Promise.all([this.inspector.depths(), this.store.refusesWrites()]);
       })();
-      const depths = await Promise.race([
+      const [depths, full] = await Promise.race([
         probe,
         new Promise<never>((_, reject) => {
           timer = setTimeout(
@@ -133,6 +133,10 @@ export class DocketHealthIndicator {
         runningTasks: this.worker.activeTasks,
         liveWorkers: depths.workers,
       };
+      if (full) {
+        // workers go on draining; what fails is every add
+        return { ready: false, details: { ...details, message: 'redis refuses writes (OOM)' } };
+      }
       if (options.maxQueueDepth !== undefined && queueDepth > options.maxQueueDepth) {
         return {
           ready: false,

@@ -12,7 +12,8 @@ export type TaskCounter =
   | 'succeeded'
   | 'failed'
   | 'retried'
-  | 'perpetuated';
+  | 'perpetuated'
+  | 'quarantined';
 
 /** Labels of a task metric; never keys or arguments, so cardinality stays bounded. */
 export interface TaskLabels {

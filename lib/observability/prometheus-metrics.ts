@@ -9,7 +9,7 @@ const COUNTERS: Record<TaskCounter, string> = {
   added: 'tasks added (scheduled or already scheduled)',
   replaced: 'tasks replaced',
   scheduled: 'executions scheduled',
-  cancelled: 'executions cancelled',
+  cancelled: 'executions that ended cancelled (before they started, or while they ran)',
   started: 'executions started',
   redelivered: 'executions started again after their worker vanished',
   stricken: 'adds and queued tasks blocked by a strike',
@@ -19,6 +19,8 @@ const COUNTERS: Record<TaskCounter, string> = {
   failed: 'executions that threw (retried or not)',
   retried: 'retries scheduled',
   perpetuated: 'successors of perpetual and cron tasks scheduled',
+  quarantined:
+    'attempts dead-lettered as poison: started maxRedeliveries + 1 times, never finished',
 };
 
 /** Reads the depth gauges of one docket at scrape time. */

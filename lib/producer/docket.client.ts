@@ -9,13 +9,18 @@ import type { TaskArgs, TaskRef } from '../execution/task-args.type.js';
 import { TaskRegistry } from '../explorer/task-registry.js';
 import { DeadLetters } from '../inspection/dead-letters.js';
 import { DocketInspector, decodeOrRaw } from '../inspection/docket-inspector.js';
-import type { AddOptions, ReplaceOptions } from '../interfaces/execution.interface.js';
+import type {
+  AddOptions,
+  CancelOutcome,
+  ReplaceOptions,
+} from '../interfaces/execution.interface.js';
 import type { DeadLetter, DocketSnapshot, WorkerInfo } from '../interfaces/snapshot.interface.js';
 import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { DocketTracing } from '../observability/docket-tracing.js';
-import type { DocketStore, ScheduleRequest } from '../store/docket-store.js';
-import { checkOptionalKey, checkStrikeCondition, requestedTime } from './request-checks.js';
+import type { DocketStore, ScheduleOutcome, ScheduleRequest } from '../store/docket-store.js';
+import { sendMany } from './add-many.js';
+import { checkKey, checkStrikeCondition, requestedTime } from './request-checks.js';
 import { ScheduleBatcher } from './schedule-batcher.js';
 import { newTaskKey } from './task-key.js';
 
@@ -79,8 +84,34 @@ export class DocketClient {
     if ((options as AddOptions).key !== undefined) {
       throw new TypeError('addMany() gives each execution its own key: use add() for a known key');
     }
-    const add = this.scheduler(task, options, 'add');
-    return Promise.all(argsList.map((args) => add(...args)));
+    const taskName = this.registry.resolveName(task, this.options.worker !== false);
+    requestedTime(options);
+    return this.tracing.produce(
+      'docket.addMany',
+      { 'docket.task': taskName, 'docket.count': argsList.length },
+      async (trace) => {
+        // every item is checked before anything is sent: a bad one fails the call, not half of it
+        const prepared = argsList.map((args) =>
+          this.prepare(task, taskName, args, newTaskKey(), requestedTime(options), 'add'),
+        );
+        await this.strikes.ready();
+        const items = prepared.map(({ request, args }) =>
+          this.struck(task, request, args)
+            ? { done: this.struckExecution(request, args) }
+            : { request: { ...request, ...trace }, args },
+        );
+        const executions = await sendMany(
+          this.store,
+          items,
+          (request, args, result) => this.executionOf(request, args, result),
+          async (request) => (await this.getExecution(request.key)) ?? undefined,
+        );
+        for (const e of executions) {
+          if (e.disposition === 'scheduled') this.metrics.count('scheduled', { task: taskName });
+        }
+        return executions;
+      },
+    );
   }
 
   /** Atomically remove any scheduled or queued copy of `key` and schedule this one. */
@@ -103,38 +134,18 @@ export class DocketClient {
   ): (...args: unknown[]) => Promise<Execution> {
     const taskName = this.registry.resolveName(task, this.options.worker !== false);
     requestedTime(options); // a bad when or delay fails here, before anything is called
-    checkOptionalKey(options.key);
+    if (options.key !== undefined) checkKey(options.key, this.options.maxKeyBytes, mode);
     // Each call is its own execution: the default key and a delay are taken at call time.
     return async (...args: unknown[]) => {
-      const when = requestedTime(options);
       const key = options.key ?? newTaskKey();
-      const encoded = encodeArgs(args);
-      const size = Buffer.byteLength(encoded);
-      if (size > this.options.maxPayloadBytes) {
-        throw new PayloadTooLargeError(
-          `arguments of task "${taskName}" (key ${key}) are ${size} bytes serialized; ` +
-            `maxPayloadBytes is ${this.options.maxPayloadBytes}`,
-        );
-      }
-      this.metrics.count(mode === 'add' ? 'added' : 'replaced', { task: taskName });
+      const { request } = this.prepare(task, taskName, args, key, requestedTime(options), mode);
       await this.strikes.ready();
-      if (this.strikes.list.matches(taskName, this.registry.parametersOf(task, taskName), args)) {
-        this.metrics.count('stricken', { task: taskName });
-        return new Execution(this.store, {
-          key,
-          taskName,
-          args,
-          when: new Date(when),
-          attempt: 1,
-          disposition: 'struck',
-          state: 'cancelled',
-        });
-      }
+      if (this.struck(task, request, args)) return this.struckExecution(request, args);
       const execution = await this.tracing.produce(
         `docket.${mode}`,
-        { 'docket.task': taskName, 'docket.key': key, 'docket.when': when },
-        (trace) =>
-          this.schedule({ key, taskName, args: encoded, when, attempt: 1, mode, ...trace }, args),
+        { 'docket.task': taskName, 'docket.key': key, 'docket.when': request.when },
+        async (trace) =>
+          this.executionOf(request, args, await this.batcher.schedule({ ...request, ...trace })),
       );
       if (execution.disposition === 'scheduled') {
         this.metrics.count('scheduled', { task: taskName });
@@ -143,15 +154,60 @@ export class DocketClient {
     };
   }
 
-  /** Write one schedule (batched with the others of this turn of the event loop). */
-  private async schedule(request: ScheduleRequest, args: unknown[]): Promise<Execution> {
-    const result = await this.batcher.schedule(request);
-    // an already scheduled key answers with the live execution, not with this request
+  /** The request of one call: its arguments encoded and checked against `maxPayloadBytes`. */
+  private prepare(
+    task: TaskRef,
+    taskName: string,
+    args: readonly unknown[],
+    key: string,
+    when: number,
+    mode: 'add' | 'replace',
+  ): { request: ScheduleRequest; args: readonly unknown[] } {
+    const encoded = encodeArgs(args);
+    const size = Buffer.byteLength(encoded);
+    if (size > this.options.maxPayloadBytes) {
+      throw new PayloadTooLargeError(
+        `arguments of task "${taskName}" (key ${key}) are ${size} bytes serialized; ` +
+          `maxPayloadBytes is ${this.options.maxPayloadBytes}`,
+      );
+    }
+    this.metrics.count(mode === 'add' ? 'added' : 'replaced', { task: taskName });
+    return { request: { key, taskName, args: encoded, when, attempt: 1, mode }, args };
+  }
+
+  /** Whether a strike in effect blocks this call (counted when it does). */
+  private struck(task: TaskRef, request: ScheduleRequest, args: readonly unknown[]): boolean {
+    const { taskName } = request;
+    if (!this.strikes.list.matches(taskName, this.registry.parametersOf(task, taskName), args)) {
+      return false;
+    }
+    this.metrics.count('stricken', { task: taskName });
+    return true;
+  }
+
+  private struckExecution(request: ScheduleRequest, args: readonly unknown[]): Execution {
+    return new Execution(this.store, {
+      key: request.key,
+      taskName: request.taskName,
+      args: [...args],
+      when: new Date(request.when),
+      attempt: 1,
+      disposition: 'struck',
+      state: 'cancelled',
+    });
+  }
+
+  /** The execution Redis answered for a request (the live one for a key already scheduled). */
+  private executionOf(
+    request: ScheduleRequest,
+    args: readonly unknown[],
+    result: ScheduleOutcome,
+  ): Execution {
     const live = result.disposition === 'already_scheduled';
     return new Execution(this.store, {
       key: request.key,
       taskName: live ? result.taskName : request.taskName,
-      args: live ? [decodeOrRaw(result.args)].flat() : args,
+      args: live ? [decodeOrRaw(result.args)].flat() : [...args],
       when: new Date(result.when),
       attempt: live ? result.attempt : request.attempt,
       disposition: result.disposition,
@@ -162,9 +218,13 @@ export class DocketClient {
 
   /**
    * Cancel `key`: a scheduled or queued task never starts; a running one has its `signal`
-   * aborted. A finished or unknown key is left alone.
+   * aborted and ends `cancelled`, whatever its handler does. `'cancelled'` means the execution
+   * ends cancelled (also when the cancel races a worker's claim or end: the order in Redis
+   * decides); `'finished'` that it had already ended; `'not_found'` that Redis holds nothing for
+   * the key.
    */
-  async cancel(key: string): Promise<void> {
+  async cancel(key: string): Promise<CancelOutcome> {
+    checkKey(key, this.options.maxKeyBytes, 'cancel');
     const { found, taskName } = await this.tracing.produce(
       'docket.cancel',
       { 'docket.key': key },
@@ -173,10 +233,15 @@ export class DocketClient {
     if (found === 'scheduled' || found === 'queued') {
       this.metrics.count('cancelled', { task: taskName });
     }
+    if (found === 'missing') return 'not_found';
+    return found === 'scheduled' || found === 'queued' || found === 'running'
+      ? 'cancelled'
+      : 'finished';
   }
 
   /** The execution of `key` as Redis knows it now, or null. */
   async getExecution(key: string): Promise<Execution | null> {
+    checkKey(key, this.options.maxKeyBytes, 'getExecution');
     const execution = new Execution(this.store, {
       key,
       taskName: '',
@@ -250,8 +315,11 @@ export class DocketClient {
    * Schedule dead letters again, now, with their key and arguments; returns how many were
    * scheduled. A dead letter whose arguments cannot be decoded stays.
    */
-  retryDeadLetter(target: string | { all: true }): Promise<number> {
-    return this.dead.retry(target);
+  async retryDeadLetter(target: string | { all: true }): Promise<number> {
+    if (typeof target === 'object' && target !== null && target.all === true) {
+      return this.dead.retry({ all: true });
+    }
+    return this.dead.retry(checkKey(target, this.options.maxKeyBytes, 'retryDeadLetter'));
   }
 
   /** Delete every dead letter; returns how many there were. */

@@ -2,8 +2,14 @@ import { OPERATORS } from '../behaviours/strike-list.js';
 import type { AddOptions } from '../interfaces/execution.interface.js';
 import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
 
+/** The largest time a `Date` holds (±8.64e15 ms around the epoch). */
+const MAX_TIME = 8.64e15;
+
 /** The epoch ms `options` ask for (`when`, `delay` from now, or now); a TypeError for a bad one. */
 export function requestedTime(options: AddOptions): number {
+  if (options.when !== undefined && options.delay !== undefined) {
+    throw new TypeError('give "when" or "delay", not both');
+  }
   if (options.when !== undefined) {
     const ms = options.when instanceof Date ? options.when.getTime() : NaN;
     if (!Number.isFinite(ms)) throw new TypeError('"when" must be a valid Date');
@@ -11,18 +17,41 @@ export function requestedTime(options: AddOptions): number {
   }
   if (options.delay !== undefined) {
     if (typeof options.delay !== 'number' || !Number.isFinite(options.delay)) {
-      throw new TypeError('"delay" must be a number of milliseconds');
+      throw new TypeError('"delay" must be a finite number of milliseconds');
     }
-    return Date.now() + options.delay;
+    const ms = Date.now() + options.delay;
+    if (Math.abs(ms) > MAX_TIME) {
+      throw new TypeError(`"delay" of ${options.delay} ms is past the last time a Date can hold`);
+    }
+    return ms;
   }
   return Date.now();
 }
 
-/** A TypeError unless `key` is undefined or a non-empty string. */
-export function checkOptionalKey(key: unknown): void {
-  if (key !== undefined && (typeof key !== 'string' || key === '')) {
-    throw new TypeError(`a task key must be a non-empty string, not ${JSON.stringify(key)}`);
+/**
+ * A TypeError unless `key` is a non-empty string of at most `maxBytes` UTF-8 bytes; `what`
+ * names the call for the message.
+ */
+export function checkKey(key: unknown, maxBytes: number, what: string): string {
+  if (typeof key !== 'string' || key === '') {
+    throw new TypeError(`${what}: a task key is a non-empty string, not ${describe(key)}`);
   }
+  // a UTF-16 unit takes at most 3 bytes in UTF-8: most keys need no counting
+  if (key.length * 3 > maxBytes) {
+    const bytes = Buffer.byteLength(key);
+    if (bytes > maxBytes) {
+      throw new TypeError(
+        `${what}: a task key is at most ${maxBytes} bytes (maxKeyBytes), this one has ${bytes}`,
+      );
+    }
+  }
+  return key;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return 'an empty string';
+  if (value === undefined || value === null) return String(value);
+  return `a ${typeof value}`;
 }
 
 /** A TypeError naming what is wrong with a strike condition (the task already resolved). */

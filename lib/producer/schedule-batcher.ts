@@ -1,8 +1,8 @@
-import type { DocketStore, ScheduleRequest, ScheduleResult } from '../store/docket-store.js';
+import type { DocketStore, ScheduleOutcome, ScheduleRequest } from '../store/docket-store.js';
 
 interface Pending {
   request: ScheduleRequest;
-  resolve: (result: ScheduleResult) => void;
+  resolve: (result: ScheduleOutcome) => void;
   reject: (error: unknown) => void;
 }
 
@@ -20,8 +20,9 @@ export class ScheduleBatcher {
 
   constructor(private readonly store: Pick<DocketStore, 'schedule'>) {}
 
-  schedule(request: ScheduleRequest): Promise<ScheduleResult> {
-    return new Promise<ScheduleResult>((resolve, reject) => {
+  /** Resolves once Redis has taken the request; rejects when the key's records are unreadable. */
+  schedule(request: ScheduleRequest): Promise<ScheduleOutcome> {
+    return new Promise<ScheduleOutcome>((resolve, reject) => {
       if (this.pending.length === 0) process.nextTick(() => void this.flush());
       this.pending.push({ request, resolve, reject });
       this.pendingBytes += request.args.length;
@@ -38,7 +39,14 @@ export class ScheduleBatcher {
         batch.map((p) => p.request),
         Date.now(),
       );
-      batch.forEach(({ resolve }, i) => resolve(results[i]));
+      batch.forEach(({ request, resolve, reject }, i) => {
+        const result = results[i];
+        if (result.disposition === 'error') {
+          reject(new Error(`key ${request.key} cannot be scheduled: ${result.error}`));
+        } else {
+          resolve(result);
+        }
+      });
     } catch (error) {
       for (const { reject } of batch) reject(error);
     }

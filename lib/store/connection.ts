@@ -107,12 +107,22 @@ export class DocketConnection {
     return client;
   }
 
-  /** A new client with the settings of the command client (blocking reads, subscriptions). */
+  /**
+   * A new client with the settings of the command client (blocking reads, subscriptions); it
+   * is closed with the others, or earlier by `release`.
+   */
   duplicate(): RedisCommands {
     const client = this.commands.duplicate();
     this.watch(client);
     this.owned.push(client);
     return client;
+  }
+
+  /** Close a client made by `duplicate` before the others. */
+  release(client: RedisCommands): void {
+    const at = this.owned.indexOf(client);
+    if (at >= 0) this.owned.splice(at, 1);
+    client.disconnect();
   }
 
   /** Remember each client's last connection error, to say why Redis is not reachable. */

@@ -3,6 +3,7 @@ import type { DeliveryReader, StreamEntry } from './docket-store.js';
 import type { DocketKeys } from './keys.js';
 import { CONSUMER_GROUP } from './keys.js';
 import type { RedisCommands } from './redis-commands.js';
+import { classifyRedisError } from './redis-errors.js';
 
 /**
  * Blocking reads of new messages for one consumer, on a connection of its own. A read in
@@ -19,6 +20,8 @@ export class RedisDeliveryReader implements DeliveryReader {
     private readonly connection: DocketConnection,
     private readonly keys: DocketKeys,
     private readonly consumer: string,
+    /** Makes the group again when it is gone (the stream was deleted: a FLUSHDB, a clear by hand). */
+    private readonly ensureGroup: () => Promise<void>,
   ) {
     this.client = connection.duplicate();
     if (!connection.cluster) {
@@ -47,7 +50,9 @@ export class RedisDeliveryReader implements DeliveryReader {
       )) as [string, StreamEntry[]][] | null;
       return reply?.[0]?.[1] ?? [];
     } catch (error) {
-      throw this.connection.error(error, this.client);
+      if (classifyRedisError(error) !== 'nogroup') throw this.connection.error(error, this.client);
+      await this.ensureGroup();
+      return [];
     } finally {
       this.reading = false;
     }
@@ -64,6 +69,6 @@ export class RedisDeliveryReader implements DeliveryReader {
   }
 
   close(): void {
-    this.client.disconnect();
+    this.connection.release(this.client);
   }
 }

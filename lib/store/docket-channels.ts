@@ -77,24 +77,28 @@ export class RedisDocketChannels implements DocketChannels {
       await this.connection.ready(client);
       await client.psubscribe(pattern);
     } catch (error) {
-      client.disconnect();
+      this.connection.release(client);
       throw this.connection.error(error, client);
     }
-    return async () => client.disconnect();
+    return async () => this.connection.release(client);
   }
 
-  /** Hand a payload to `handler` when it reads; warn and drop it otherwise. */
+  /** Hand a payload to `handler` when it reads; warn and drop it otherwise. Never throws. */
   private parsed<T>(text: string, parse: (text: string) => T, handler: (event: T) => void): void {
     let event: T;
     try {
       event = parse(text);
     } catch (error) {
-      if (!(error instanceof UnreadablePayloadError)) throw error;
+      const why = error instanceof UnreadablePayloadError ? error.message : String(error);
       this.warn(
-        `ignored a message that is not a docket event (${error.message}): ${text.slice(0, 64)}`,
+        `ignored a message that is not a docket event (${why}): ${String(text).slice(0, 64)}`,
       );
       return;
     }
-    handler(event);
+    try {
+      handler(event);
+    } catch (error) {
+      this.warn(`a handler of docket events threw: ${(error as Error)?.message ?? error}`);
+    }
   }
 }

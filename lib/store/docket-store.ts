@@ -24,6 +24,11 @@ export interface StoreConnection {
   readonly connected: boolean;
   /** Close every connection the store opened (a client given by the application stays open). */
   close(): void;
+  /**
+   * Whether Redis refuses writes for lack of memory now (`maxmemory` reached under the
+   * `noeviction` policy): adds fail, while workers go on draining.
+   */
+  refusesWrites(): Promise<boolean>;
 }
 
 // -- producing ---------------------------------------------------------------------------
@@ -43,7 +48,10 @@ export interface ScheduleRequest {
 }
 
 /** What Redis did with a `ScheduleRequest`. */
-export interface ScheduleResult {
+export type ScheduleResult = ScheduleOutcome | ScheduleFailure;
+
+/** A request that was written, or that found its key live. */
+export interface ScheduleOutcome {
   disposition: 'scheduled' | 'already_scheduled';
   /** The state after the call: of the new execution, or of the live one. */
   state: ExecutionState;
@@ -53,6 +61,12 @@ export interface ScheduleResult {
   taskName: string;
   args: string;
   attempt: number;
+}
+
+/** A request that failed alone: a record of its key cannot be read (a wrong-typed key). */
+export interface ScheduleFailure {
+  disposition: 'error';
+  error: string;
 }
 
 /** What `cancel` found: the state before it (or 'missing') and the task's name. */
@@ -98,15 +112,37 @@ export interface ClaimRequest {
   admission: readonly AdmissionRule[];
 }
 
-/** The claim script's verdict for one message (see claim-1.lua). */
-export type ClaimStatus = 'run' | 'superseded' | 'cancelled' | 'deferred' | 'waiting';
+/** The claim script's verdict for one message (see claim-2.lua). */
+export type ClaimStatus =
+  'run' | 'superseded' | 'cancelled' | 'deferred' | 'waiting' | 'poisoned' | 'error';
+
+/** The settings a claim runs with. */
+export interface ClaimOptions {
+  now: number;
+  executionTtl: number;
+  deadLetterTtl: number;
+  /** Most starts of one attempt (`maxRedeliveries + 1`): one more is a poison message. */
+  maxStarts: number;
+}
+
+/** A task a worker started: what identifies its execution and its message. */
+export interface StartedTask {
+  key: string;
+  generation: string;
+  id: string;
+}
 
 /** How one delivered message ended (see finish-2.lua). */
 export interface TaskEnd {
   key: string;
   generation: string;
   id: string;
-  outcome: 'completed' | 'failed' | 'cancelled' | 'retry' | 'dead';
+  /**
+   * How it ended; 'dead' fails its last attempt and dead-letters it; 'rejected' is a message
+   * whose fields could not be read (dead-lettered; its key's execution fails only when this
+   * message is the one it waits on).
+   */
+  outcome: 'completed' | 'failed' | 'cancelled' | 'retry' | 'dead' | 'rejected';
   /** Encoded result ('' or absent = none). */
   result?: string;
   /** `"<Name>: <message>"`. */
@@ -123,9 +159,16 @@ export interface TaskEnd {
   nextArgs?: string;
 }
 
+/**
+ * What became of an end: recorded ('ok'), changed nothing because a successor exists or the
+ * execution already ended ('superseded'), recorded as 'cancelled' because a cancel was
+ * recorded first, or dead-lettered because its records cannot be read ('error').
+ */
+export type EndStatus = 'ok' | 'superseded' | 'cancelled' | 'error';
+
 /** What `finish` answers: one status per end, and the messages read along. */
 export interface FinishResult {
-  statuses: ('ok' | 'superseded')[];
+  statuses: EndStatus[];
   read: StreamEntry[];
 }
 
@@ -167,9 +210,8 @@ export interface WorkerStore {
   ): Promise<{ cursor: string; entries: StreamEntry[] }>;
   claim(
     consumer: string,
-    now: number,
-    executionTtl: number,
     requests: readonly ClaimRequest[],
+    options: ClaimOptions,
   ): Promise<ClaimStatus[]>;
   finish(
     ends: readonly TaskEnd[],
@@ -177,17 +219,35 @@ export interface WorkerStore {
   ): Promise<FinishResult>;
   /** Renew leases; answers the keys of running tasks whose cancel flag is set. */
   renewLeases(renewal: LeaseRenewal): Promise<string[]>;
-  /** Record that `worker` is alive; with `tasks`, (re)write its task registry too. */
+  /**
+   * Hand back what a stopping worker holds (`held`: every message id; `started`: the tasks it
+   * started), for another worker to take at once; returns how many executions went back.
+   */
+  release(
+    consumer: string,
+    held: readonly string[],
+    started: readonly StartedTask[],
+    now: number,
+  ): Promise<number>;
+  /**
+   * Record that `worker` is alive; with `registry`, (re)write its task registry too. Answers
+   * when the earliest future task is due (Infinity: none), so that a scheduler learns of one
+   * nobody announced.
+   */
   beat(
     worker: string,
     now: number,
     registry?: { tasks: string[]; window: number; lifetime: number },
-  ): Promise<void>;
+  ): Promise<number>;
   unregister(worker: string): Promise<void>;
   /** Remove `worker`'s consumer from the group when nothing of it is pending. */
   forgetConsumer(worker: string): Promise<void>;
   /** Move due tasks to the stream; returns how many and when the next is due (Infinity: none). */
-  moveDue(now: number, limit: number): Promise<{ moved: number; next: number }>;
+  moveDue(
+    now: number,
+    limit: number,
+    ttls: { executionTtl: number; deadLetterTtl: number },
+  ): Promise<{ moved: number; next: number }>;
   writeProgress(
     key: string,
     generation: string,

@@ -4,6 +4,7 @@ import { DocketConnection } from './connection.js';
 import { RedisDeliveryReader } from './delivery-reader.js';
 import type {
   CancelResult,
+  ClaimOptions,
   ClaimRequest,
   ClaimStatus,
   DeadLetterRecord,
@@ -18,6 +19,7 @@ import type {
   ScheduleRequest,
   ScheduleResult,
   SnapshotRecord,
+  StartedTask,
   StreamEntry,
   StrikeLogEntry,
   TaskEnd,
@@ -47,11 +49,24 @@ import type { ScriptDefinition } from './scripts/script.js';
 import { STRIKE } from './scripts/strike.script.js';
 import {
   FORGET_CONSUMER,
+  BEAT,
+  ENSURE_GROUP,
   HEARTBEAT,
+  RELEASE,
   RENEW_LEASES,
   UNREGISTER,
 } from './scripts/worker-registry.script.js';
 import type { StoreWarning } from './docket-channels.js';
+
+/** `field:value` lines of an INFO reply. */
+function fieldsOfInfo(text: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0 && !line.startsWith('#')) fields[line.slice(0, colon)] = line.slice(colon + 1);
+  }
+  return fields;
+}
 
 /** The docket store over Redis commands and the scripts of `lua/` (also on memory://). */
 export class RedisDocketStore implements DocketStore {
@@ -90,6 +105,15 @@ export class RedisDocketStore implements DocketStore {
 
   close(): void {
     this.connection.close();
+  }
+
+  async refusesWrites(): Promise<boolean> {
+    await this.ready();
+    const info = fieldsOfInfo(String(await this.command('info', 'memory')));
+    const max = Number(info.maxmemory ?? 0);
+    return (
+      max > 0 && info.maxmemory_policy === 'noeviction' && Number(info.used_memory ?? 0) >= max
+    );
   }
 
   /** One command on the shared client, its failure mapped like a script's. */
@@ -154,23 +178,11 @@ export class RedisDocketStore implements DocketStore {
   // -- working ---------------------------------------------------------------------------
 
   async ensureGroup(): Promise<void> {
-    await this.ready();
-    try {
-      await this.connection.commands.call(
-        'xgroup',
-        'CREATE',
-        this.keys.stream,
-        CONSUMER_GROUP,
-        '0',
-        'MKSTREAM',
-      );
-    } catch (error) {
-      if (classifyRedisError(error) !== 'busygroup') throw this.connection.error(error);
-    }
+    await this.run(ENSURE_GROUP, {});
   }
 
   openReader(consumer: string): DeliveryReader {
-    return new RedisDeliveryReader(this.connection, this.keys, consumer);
+    return new RedisDeliveryReader(this.connection, this.keys, consumer, () => this.ensureGroup());
   }
 
   async autoclaim(
@@ -180,10 +192,19 @@ export class RedisDocketStore implements DocketStore {
     count: number,
   ): Promise<{ cursor: string; entries: StreamEntry[] }> {
     await this.ready();
-    const [next, entries] = (await this.command(
-      'xautoclaim',
-      ...[this.keys.stream, CONSUMER_GROUP, consumer, idleMs, cursor, 'COUNT', count],
-    )) as [string, (StreamEntry | null)[]];
+    let reply: [string, (StreamEntry | null)[]];
+    try {
+      reply = (await this.connection.commands.call(
+        'xautoclaim',
+        ...[this.keys.stream, CONSUMER_GROUP, consumer, idleMs, cursor, 'COUNT', count],
+      )) as [string, (StreamEntry | null)[]];
+    } catch (error) {
+      if (classifyRedisError(error) !== 'nogroup') throw this.connection.error(error);
+      // no group: nothing can be pending; make it for the reads to come
+      await this.ensureGroup();
+      return { cursor: '0-0', entries: [] };
+    }
+    const [next, entries] = reply;
     return {
       cursor: next,
       // an entry deleted while pending comes back as nil (Redis 6.2) or not at all (7)
@@ -195,11 +216,10 @@ export class RedisDocketStore implements DocketStore {
 
   claim(
     consumer: string,
-    now: number,
-    executionTtl: number,
     requests: readonly ClaimRequest[],
+    options: ClaimOptions,
   ): Promise<ClaimStatus[]> {
-    return this.run(CLAIM, { consumer, now, executionTtl, requests });
+    return this.run(CLAIM, { consumer, requests, ...options });
   }
 
   finish(
@@ -213,18 +233,24 @@ export class RedisDocketStore implements DocketStore {
     return this.run(RENEW_LEASES, renewal);
   }
 
-  async beat(
+  release(
+    consumer: string,
+    held: readonly string[],
+    started: readonly StartedTask[],
+    now: number,
+  ): Promise<number> {
+    return this.run(RELEASE, { consumer, held, started, now });
+  }
+
+  beat(
     worker: string,
     now: number,
     registry?: { tasks: string[]; window: number; lifetime: number },
-  ): Promise<void> {
-    if (registry) {
-      await this.run(HEARTBEAT, { worker, now, ...registry });
-      return;
-    }
-    // every other beat is one command: an idle worker must cost Redis next to nothing
-    await this.ready();
-    await this.command('zadd', this.keys.workers, now, worker);
+  ): Promise<number> {
+    // the beats between registry writes are a tiny script: an idle worker costs next to nothing
+    return registry
+      ? this.run(HEARTBEAT, { worker, now, ...registry })
+      : this.run(BEAT, { worker, now });
   }
 
   unregister(worker: string): Promise<void> {
@@ -235,8 +261,12 @@ export class RedisDocketStore implements DocketStore {
     await this.run(FORGET_CONSUMER, { worker });
   }
 
-  moveDue(now: number, limit: number): Promise<{ moved: number; next: number }> {
-    return this.run(MOVE_DUE, { now, limit });
+  moveDue(
+    now: number,
+    limit: number,
+    ttls: { executionTtl: number; deadLetterTtl: number },
+  ): Promise<{ moved: number; next: number }> {
+    return this.run(MOVE_DUE, { now, limit, ...ttls });
   }
 
   writeProgress(

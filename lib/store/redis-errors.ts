@@ -16,8 +16,9 @@ export function classifyRedisError(error: unknown): RedisErrorKind {
   if ((error as Error)?.name === 'MaxRetriesPerRequestError' || UNAVAILABLE.test(message)) {
     return 'unavailable';
   }
-  // a script error keeps the reply of the command that failed inside it
-  const word = /^(?:ERR Error running script[^:]*: )?(\w+)/.exec(message)?.[1];
+  // a script error keeps the reply of the command that failed inside it (Redis 6.2 puts it
+  // after "ERR Error running script …: @user_script:N: ", 7.0 first)
+  const word = /(?:^|: )(NOGROUP|BUSYGROUP|OOM|NOSCRIPT)\b/.exec(message)?.[1];
   switch (word) {
     case 'NOGROUP':
       return 'nogroup';

@@ -72,6 +72,9 @@ export class AutomaticTasks {
           now,
         );
         if (result.disposition === 'scheduled') seeded.push(definition.name);
+        if (result.disposition === 'error') {
+          this.logger.error(`automatic task ${definition.name} cannot be seeded: ${result.error}`);
+        }
       }
     } finally {
       await store.unlockSeeding().catch(() => undefined);

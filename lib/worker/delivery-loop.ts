@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
 import type { DeliveryReader, DocketStore, StreamEntry } from '../store/docket-store.js';
-import { classifyRedisError } from '../store/redis-errors.js';
 import { sleep, within } from '../util/time.js';
 import type { Dispatcher } from './dispatcher.js';
 import type { WorkerHealth } from './worker-health.js';
@@ -11,7 +10,7 @@ export interface DeliveryLoopEnv {
   redeliveryTimeout: number;
   minimumCheckInterval: number;
   reconnectionDelay: number;
-  store: Pick<DocketStore, 'autoclaim' | 'ensureGroup' | 'isEmpty'>;
+  store: Pick<DocketStore, 'autoclaim' | 'isEmpty'>;
   reader: DeliveryReader;
   dispatcher: Pick<Dispatcher, 'room' | 'hold' | 'idle'>;
   health: WorkerHealth;
@@ -86,11 +85,6 @@ export class DeliveryLoop {
         await this.step();
       } catch (error) {
         if (!this.running) break;
-        if (classifyRedisError(error) === 'nogroup') {
-          // the stream or its group was deleted (a FLUSHDB, a clear by hand): make it again
-          await this.env.store.ensureGroup().catch(() => undefined);
-          continue;
-        }
         // a loop that handles an outage is alive; readiness reports Redis
         this.env.health.waiting(error);
         this.logger.warn(
@@ -110,7 +104,8 @@ export class DeliveryLoop {
       this.roomWaiter = undefined;
       return;
     }
-    let entries = await this.autoclaim(room);
+    // a redelivered message runs alone: one at a time
+    let entries = await this.autoclaim(1);
     const redelivered = entries.length > 0;
     if (!redelivered) {
       entries = this.running ? await this.env.reader.read(room, this.env.minimumCheckInterval) : [];

@@ -6,7 +6,13 @@ import { argumentCountProblem } from '../explorer/arguments.js';
 import type { TaskRegistry } from '../explorer/task-registry.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { AdmissionRule } from '../store/admission.js';
-import type { DocketStore, StreamEntry, TaskEnd } from '../store/docket-store.js';
+import type {
+  DocketStore,
+  EndStatus,
+  StartedTask,
+  StreamEntry,
+  TaskEnd,
+} from '../store/docket-store.js';
 import type { Finisher } from './finisher.js';
 import { FlowControl, type Held } from './flow-control.js';
 import {
@@ -24,7 +30,9 @@ export interface DispatcherEnv {
   worker: string;
   concurrency: number;
   redeliveryTimeout: number;
+  maxRedeliveries: number;
   executionTtl: number;
+  deadLetterTtl: number;
   store: Pick<DocketStore, 'claim'>;
   registry: TaskRegistry;
   strikes: StrikeList;
@@ -39,6 +47,8 @@ export interface DispatcherEnv {
   onIdle(): void;
   /** Room for more messages (a slot freed or a claim answered). */
   onRoom(): void;
+  /** Messages that arrived after the tasks were handed back: hand them back too. */
+  handBack(ids: string[]): void;
 }
 
 interface Claimable {
@@ -63,6 +73,8 @@ export class Dispatcher {
   private open = true;
   /** False while draining: messages are no longer read along. */
   private reading = true;
+  /** Ends of messages that never ran (dead letters, skips) being written. */
+  private ending = 0;
 
   constructor(private readonly env: DispatcherEnv) {
     this.flow = new FlowControl(env.concurrency);
@@ -76,13 +88,18 @@ export class Dispatcher {
   /** Messages read from the stream (or redelivered), to claim when their slots free. */
   hold(entries: readonly StreamEntry[], redelivered: boolean): void {
     if (entries.length === 0) return;
+    if (!this.open) {
+      // read along after the tasks were handed back: hand these back too
+      this.env.handBack(entries.map(([id]) => id));
+      return;
+    }
     this.flow.hold(entries, redelivered);
     this.pump();
   }
 
-  /** Nothing runs, nothing is being claimed and nothing waits for a slot. */
+  /** Nothing runs, nothing is being claimed or ended, and nothing waits for a slot. */
   idle(): boolean {
-    return this.running.size === 0 && this.flow.settled();
+    return this.running.size === 0 && this.ending === 0 && this.flow.settled();
   }
 
   /** Ids of the messages this worker holds (running or read ahead): their leases. */
@@ -100,19 +117,28 @@ export class Dispatcher {
     this.reading = false;
   }
 
-  /** Give up on every task (the drain deadline passed); returns whether any was left. */
-  abandon(): boolean {
+  /**
+   * Give up on every task (the drain deadline passed): abort the running ones; returns what
+   * this worker still holds (every message id, and the tasks it started), or undefined when
+   * nothing was left.
+   */
+  abandon(): { held: string[]; started: StartedTask[] } | undefined {
     this.open = false;
-    if (this.idle()) return false;
-    const running = this.running.size;
+    if (this.idle()) return undefined;
+    const held = this.leasedIds();
+    const started = this.running.held().map(({ message: m }) => ({
+      key: m.key,
+      generation: m.generation,
+      id: m.id,
+    }));
     const waiting = this.flow.claiming + this.flow.heldCount;
     this.logger.warn(
-      `shutdown deadline passed with ${running} task(s) running and ${waiting} not started; they are left to redelivery`,
+      `shutdown deadline passed with ${started.length} task(s) running and ${waiting} not started; they are handed back to the docket`,
     );
     this.running.abandonAll(new Error('the worker is shutting down'));
     this.flow.reset();
     this.epoch++;
-    return true;
+    return { held, started };
   }
 
   /** Claim held messages into the free slots (see `FlowControl.nextClaim`). */
@@ -143,7 +169,7 @@ export class Dispatcher {
     for (const { entry, redelivered } of batch) {
       const message = decodeMessage(entry, redelivered);
       const checked = this.check(message);
-      if ('end' in checked) void this.finish(checked.end);
+      if ('end' in checked) void this.endUnrun(checked.end);
       else if (checked.admission && !isBadMessage(message)) {
         claimable.push({ message, admission: checked.admission });
       }
@@ -160,7 +186,9 @@ export class Dispatcher {
   private check(
     message: TaskMessage | BadMessage,
   ): { end: TaskEnd } | { admission?: readonly AdmissionRule[] } {
-    if (isBadMessage(message)) return { end: this.deadLetter(message, message.reason) };
+    if (isBadMessage(message)) {
+      return { end: { ...this.deadLetter(message, message.reason), outcome: 'rejected' } };
+    }
     const definition = this.env.registry.get(message.taskName);
     if (!definition) {
       const known = this.env.registry.names.sort().join(', ');
@@ -191,9 +219,22 @@ export class Dispatcher {
     return { admission };
   }
 
+  /** Write the end of a message that never ran; the drain waits for it like for a task. */
+  private async endUnrun(end: TaskEnd): Promise<void> {
+    this.ending++;
+    try {
+      await this.finish(end);
+    } finally {
+      this.ending--;
+      if (this.idle()) this.env.onIdle();
+    }
+  }
+
   /** Write an end; what is read along with it is held like the loop's own reads. */
-  private async finish(end: TaskEnd): Promise<void> {
-    this.hold(await this.env.finisher.finish(end), false);
+  private async finish(end: TaskEnd): Promise<EndStatus | undefined> {
+    const { status, read } = await this.env.finisher.finish(end);
+    this.hold(read, false);
+    return status;
   }
 
   private deadLetter(message: TaskMessage | BadMessage, reason: string): TaskEnd {
@@ -207,14 +248,18 @@ export class Dispatcher {
     try {
       statuses = await this.env.store.claim(
         this.env.worker,
-        now,
-        this.env.executionTtl,
         claimable.map(({ message: m, admission }) => ({
           key: m.key,
           generation: m.generation,
           id: m.id,
           admission,
         })),
+        {
+          now,
+          executionTtl: this.env.executionTtl,
+          deadLetterTtl: this.env.deadLetterTtl,
+          maxStarts: this.env.maxRedeliveries + 1,
+        },
       );
     } catch (error) {
       // The messages stay pending for this worker: redelivery takes them over.
@@ -251,6 +296,17 @@ export class Dispatcher {
         case 'cancelled':
           metrics.count('cancelled', labels);
           break;
+        case 'poisoned':
+          metrics.count('quarantined', labels);
+          this.logger.error(
+            `${message.taskName}(${message.key}) dead-lettered: PoisonMessageError: its attempt started ${this.env.maxRedeliveries + 1} times and its worker never finished it`,
+          );
+          return;
+        case 'error':
+          this.logger.error(
+            `${message.taskName}(${message.key}) dead-lettered: a record of it cannot be read`,
+          );
+          return;
       }
       this.logger.debug?.(`${message.taskName}(${message.key}) not started: ${statuses[i]}`);
     });
@@ -274,7 +330,7 @@ export class Dispatcher {
         const end = await this.env.runner.run(definition, task, mayContinue);
         // The slot is free once the handler is done; writing its end overlaps the next read.
         freeSlot();
-        if (end) await this.finish(end);
+        if (end) this.env.runner.counted(task, end, await this.finish(end));
       } catch (error) {
         this.logger.error(`task ${message.key} could not be finished: ${(error as Error).message}`);
       } finally {

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { DocketStore, StreamEntry, TaskEnd } from '../store/docket-store.js';
+import type { DocketStore, EndStatus, StreamEntry, TaskEnd } from '../store/docket-store.js';
 import { sleep } from '../util/time.js';
 
 /** Most ends written in one call. */
@@ -18,9 +18,17 @@ export interface FinisherEnv {
   disrupted(error: unknown): void;
 }
 
+/** What became of an end, and the messages read along with it. */
+export interface Finished {
+  /** Undefined when the end could not be written (the worker stopped retrying). */
+  status?: EndStatus;
+  /** The first end of a batch gets the messages read along, the others none. */
+  read: StreamEntry[];
+}
+
 interface Queued {
   end: TaskEnd;
-  resolve: (read: StreamEntry[]) => void;
+  resolve: (finished: Finished) => void;
 }
 
 /**
@@ -37,11 +45,8 @@ export class Finisher {
 
   constructor(private readonly env: FinisherEnv) {}
 
-  /**
-   * Resolves once the end is written (or the worker stopped trying), with the messages read
-   * along: the first end of a batch gets them, the others an empty list.
-   */
-  finish(end: TaskEnd): Promise<StreamEntry[]> {
+  /** Resolves once the end is written (or the worker stopped trying). */
+  finish(end: TaskEnd): Promise<Finished> {
     return new Promise((resolve) => {
       this.queue.push({ end, resolve });
       if (!this.scheduled) {
@@ -63,12 +68,18 @@ export class Finisher {
       this.scheduled = true;
       setImmediate(() => void this.flush());
     }
-    let read: StreamEntry[] = [];
+    let result: { statuses: EndStatus[]; read: StreamEntry[] } = { statuses: [], read: [] };
+    // a write whose reply was lost may have read along already: its retries read nothing
+    let readAlong = true;
     for (;;) {
       try {
-        read = await this.write(batch.map((b) => b.end));
+        result = await this.write(
+          batch.map((b) => b.end),
+          readAlong,
+        );
         break;
       } catch (error) {
+        readAlong = false;
         this.env.disrupted(error);
         if (!this.retrying) {
           this.logger.warn(
@@ -79,17 +90,21 @@ export class Finisher {
         await sleep(this.env.reconnectionDelay);
       }
     }
-    batch.forEach((b, i) => b.resolve(i === 0 ? read : []));
+    batch.forEach((b, i) =>
+      b.resolve({ status: result.statuses[i], read: i === 0 ? result.read : [] }),
+    );
   }
 
-  private async write(ends: TaskEnd[]): Promise<StreamEntry[]> {
-    const count = this.retrying ? Math.max(0, this.env.room()) : 0;
-    const { read } = await this.env.store.finish(ends, {
+  private write(
+    ends: TaskEnd[],
+    readAlong: boolean,
+  ): Promise<{ statuses: EndStatus[]; read: StreamEntry[] }> {
+    const count = readAlong && this.retrying ? Math.max(0, this.env.room()) : 0;
+    return this.env.store.finish(ends, {
       now: Date.now(),
       executionTtl: this.env.executionTtl,
       deadLetterTtl: this.env.deadLetterTtl,
       readAlong: count > 0 ? { consumer: this.env.consumer, count } : undefined,
     });
-    return read;
   }
 }

@@ -30,6 +30,10 @@ export class FlowControl {
   claims = 0;
   /** Messages read ahead, waiting for a free slot (pending for this worker). */
   private held: Held[] = [];
+  /** How many of `held` are redeliveries. */
+  private heldRedelivered = 0;
+  /** A redelivered message was taken to run alone: nothing else starts until it is done. */
+  private alone = false;
   /** Average time a handler held its slot (ms), -1 before the first one ended. */
   private handlerMs = -1;
 
@@ -40,14 +44,25 @@ export class FlowControl {
     return this.handlerMs >= 0 && this.handlerMs < READ_AHEAD_MS;
   }
 
-  /** How many more messages may be read now. */
+  /**
+   * How many more messages may be read now: none while a redelivered message waits or runs
+   * (it runs alone, so that a poison message cannot take innocent tasks down with it again).
+   */
   room(): number {
+    if (this.isAlone() || this.heldRedelivered > 0) return 0;
     const limit = this.readsAhead() ? 2 * this.concurrency : this.concurrency;
     return limit - this.busy - this.claiming - this.held.length;
   }
 
   hold(entries: readonly StreamEntry[], redelivered: boolean): void {
     for (const entry of entries) this.held.push({ entry, redelivered });
+    if (redelivered) this.heldRedelivered += entries.length;
+  }
+
+  /** Whether a redelivered message runs alone now (cleared once everything has ended). */
+  private isAlone(): boolean {
+    if (this.alone && this.busy === 0 && this.claiming === 0) this.alone = false;
+    return this.alone;
   }
 
   /** Ids of the messages held for a slot (their leases are renewed too). */
@@ -67,13 +82,28 @@ export class FlowControl {
    * overlap gains.)
    */
   nextClaim(): Held[] | undefined {
-    if (this.held.length === 0) return undefined;
+    if (this.held.length === 0 || this.isAlone()) return undefined;
+    if (this.held[0].redelivered) {
+      // a redelivery waits until nothing else runs here, then runs alone
+      if (this.busy > 0 || this.claiming > 0) return undefined;
+      this.alone = true;
+      this.heldRedelivered--;
+      return this.held.splice(0, 1);
+    }
     const halves = this.concurrency >= 2 * HALF_BATCH && this.readsAhead();
     if (halves && this.claims > 0) return undefined;
     const free = this.concurrency - this.busy - this.claiming;
     if (free <= 0) return undefined;
     const most = halves ? Math.ceil(this.concurrency / 2) : this.concurrency;
-    return this.held.splice(0, Math.min(free, most));
+    let count = Math.min(free, most);
+    if (this.heldRedelivered > 0) {
+      // the messages in front of the first redelivery go as usual
+      count = Math.min(
+        count,
+        this.held.findIndex((h) => h.redelivered),
+      );
+    }
+    return this.held.splice(0, count);
   }
 
   /** A claim of `count` messages left. */
@@ -114,5 +144,7 @@ export class FlowControl {
     this.claiming = 0;
     this.claims = 0;
     this.held = [];
+    this.heldRedelivered = 0;
+    this.alone = false;
   }
 }

@@ -11,6 +11,8 @@ export interface HeartbeatEnv {
   heartbeatInterval: number;
   missedHeartbeats: number;
   tasks(): string[];
+  /** When the earliest future task is due, as each beat learns it. */
+  nextDue(due: number): void;
   disrupted(error: unknown): void;
 }
 
@@ -44,7 +46,7 @@ export class Heartbeat {
               lifetime: heartbeatInterval * (REGISTER_EVERY + missedHeartbeats),
             }
           : undefined;
-      await store.beat(worker, now, registry);
+      this.env.nextDue(await store.beat(worker, now, registry));
       this.beats++;
     } catch (error) {
       this.env.disrupted(error);

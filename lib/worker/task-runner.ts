@@ -11,7 +11,7 @@ import type { TaskDefinition } from '../explorer/task-definition.js';
 import type { DocketMetrics, TaskLabels } from '../observability/docket-metrics.js';
 import type { DocketTracing } from '../observability/docket-tracing.js';
 import type { DocketClient } from '../producer/docket.client.js';
-import type { DocketStore, TaskEnd } from '../store/docket-store.js';
+import type { DocketStore, EndStatus, TaskEnd } from '../store/docket-store.js';
 import { ForcedRetry } from './forced-retry.js';
 import { endOf } from './message.js';
 import type { RunningTask } from './running-tasks.js';
@@ -71,7 +71,6 @@ export class TaskRunner {
           return null;
         }
         const { end } = outcome;
-        this.count(labels, task, end);
         if (end.outcome === 'retry' || end.outcome === 'dead') span.fail(outcome.thrown);
         if (end.outcome === 'completed' || end.outcome === 'dead') {
           this.chain(definition, task, mayContinue, end);
@@ -85,14 +84,21 @@ export class TaskRunner {
     }
   }
 
-  private count(labels: TaskLabels, task: RunningTask, end: TaskEnd): void {
-    const { metrics } = this.env;
+  /**
+   * Count how a task ended, once its end is written: a cancel recorded before the end makes it
+   * 'cancelled' whatever the handler did; an end whose records were unreadable failed.
+   */
+  counted(task: RunningTask, end: TaskEnd, status: EndStatus | undefined): void {
+    const { metrics, worker } = this.env;
+    const labels: TaskLabels = { task: task.message.taskName, worker };
+    const outcome =
+      status === 'cancelled' ? 'cancelled' : status === 'error' ? 'dead' : end.outcome;
     metrics.count('completed', labels);
     metrics.duration(labels, (Date.now() - task.startedAt) / 1_000);
-    if (end.outcome === 'completed') metrics.count('succeeded', labels);
-    if (end.outcome === 'cancelled') metrics.count('cancelled', labels);
-    if (end.outcome === 'retry' || end.outcome === 'dead') metrics.count('failed', labels);
-    if (end.outcome === 'retry') metrics.count('retried', labels);
+    if (outcome === 'completed') metrics.count('succeeded', labels);
+    if (outcome === 'cancelled') metrics.count('cancelled', labels);
+    if (outcome === 'retry' || outcome === 'dead') metrics.count('failed', labels);
+    if (outcome === 'retry') metrics.count('retried', labels);
   }
 
   /** A perpetual or cron task's successor, written with its end. */

@@ -80,7 +80,9 @@ export class WorkerSession {
       worker: worker.name,
       concurrency: worker.concurrency,
       redeliveryTimeout: worker.redeliveryTimeout,
+      maxRedeliveries: worker.maxRedeliveries,
       executionTtl: options.executionTtl,
+      deadLetterTtl: options.deadLetterTtl,
       store,
       registry: env.registry,
       strikes: env.strikes.list,
@@ -99,6 +101,10 @@ export class WorkerSession {
       disrupted: (error) => health.waiting(error),
       onIdle: () => this.becameIdle(),
       onRoom: () => this.loop.roomChanged(),
+      handBack: (ids) =>
+        void store.release(worker.name, ids, [], Date.now()).catch((error: unknown) => {
+          health.disrupted(error);
+        }),
     });
     this.loop = new DeliveryLoop({
       consumer: worker.name,
@@ -117,6 +123,8 @@ export class WorkerSession {
       heartbeatInterval: options.heartbeatInterval,
       missedHeartbeats: options.missedHeartbeats,
       tasks: () => env.registry.names,
+      // the scheduler finds due work even when nobody announced it (a foreign producer)
+      nextDue: (due) => env.scheduler.notice(due),
       disrupted,
     });
     const leases = new LeaseKeeper({
@@ -177,6 +185,11 @@ export class WorkerSession {
       const part = this.parts[this.started];
       try {
         await part.start();
+        if (this.stopping.signal.aborted) {
+          // `stop()` ran while this part started: it did not see it, so it is stopped here
+          await part.stop();
+          return;
+        }
         this.started++;
       } catch (error) {
         if (this.stopping.signal.aborted) return;
@@ -201,19 +214,27 @@ export class WorkerSession {
     // Ends still get written, but one that fails is no longer retried: redelivery takes over.
     this.finisher.stopRetrying();
     this.dispatcher.drain();
-    await this.starting;
+    // a part still starting is stopped by startParts once its start ends
+    await within(this.starting, this.env.worker.minimumCheckInterval + 1_000);
     for (let i = this.started - 1; i >= 0; i--) await this.parts[i].stop();
     this.reader.close();
   }
 
-  /** Running tasks finish up to `shutdownTimeout`; what is left is abandoned to redelivery. */
+  /**
+   * Running tasks finish up to `shutdownTimeout`; what is left is aborted and handed back at
+   * once, for another worker to take (not counted as a vanished delivery).
+   */
   private async drain(): Promise<void> {
     // Messages read ahead or being claimed still start: the drain waits for them too.
     if (!this.dispatcher.idle()) {
       const idle = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
       await within(idle, this.env.worker.shutdownTimeout);
     }
-    this.abandoned = this.dispatcher.abandon();
+    const left = this.dispatcher.abandon();
+    if (!left) return;
+    this.abandoned = true;
+    const { store, worker } = this.env;
+    await within(store.release(worker.name, left.held, left.started, Date.now()), 1_000);
   }
 
   private becameIdle(): void {

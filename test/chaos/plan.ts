@@ -32,12 +32,22 @@ export const CHAOS_DOCKET = 'chaos';
 export const RUN_LOG = 'chaos:log';
 /** A hash: toxic task key → how many times a handler began it. */
 export const TOXIC_STARTS = 'chaos:toxic';
+/** A hash: poison task key → how many times a handler began it. */
+export const POISON_STARTS = 'chaos:poison';
 
 export const TASK = {
   work: 'chaos.work',
   perpetual: 'chaos.perpetual',
   toxic: 'chaos.toxic',
+  poison: 'chaos.poison',
 } as const;
+
+/**
+ * The workers' maxRedeliveries. A long task (up to 2.5 s) is in flight at one of the run's
+ * random kills with a chance of about 1 in 7; nine starts all ended by kills (1 in 40 million)
+ * must not happen in any run, while a poison task, which ends every start, is quarantined.
+ */
+export const MAX_REDELIVERIES = 8;
 
 /** How often a perpetual key runs, ms. */
 export const PERPETUAL_EVERY = 1_000;

@@ -5,14 +5,18 @@
  * and 2 producer processes (test/fixtures/chaos-app.ts). The producers add the planned tasks
  * (unique keys; some future ±5 s, some failing their first attempts, some long) and 4 perpetual
  * keys. Every ~250 ms, with some probability, the driver SIGKILLs a random worker (a new one
- * replaces it), restarts Redis (SIGTERM or SIGKILL, down for up to 1.5 s, same port and dir), or
- * adds a "toxic" task whose first run exits its worker (code 42) mid-task.
+ * replaces it), restarts Redis (SIGTERM or SIGKILL, down for up to 1.5 s, same port and dir),
+ * fills Redis for up to 2 s (maxmemory just above what it holds: adds are refused while the
+ * workers drain), adds a "toxic" task whose first run exits its worker (code 42) mid-task, or,
+ * in the first half, a "poison" task whose every run exits its worker (code 43).
  *
- * At the end (producers done, everything drained or a deadline passed, workers stopped with
- * SIGTERM) it checks that no task was lost (every key ran to its end and is completed), that each
- * perpetual key has exactly one live successor, that nothing is pending in the consumer group
- * and that no worker crashed by itself; it counts duplicate runs and says whether each was in
- * flight at a kill or a restart. It prints a summary table and exits 0, or 1 when a check fails.
+ * At the end (producers done, everything drained or a deadline passed, the messages of killed
+ * workers taken over, workers stopped with SIGTERM) it checks that no task was lost (every key
+ * ran to its end and is completed), that each poison task was quarantined after
+ * maxRedeliveries + 1 starts, that each perpetual key has exactly one live successor, that
+ * nothing is pending in the consumer group and that no worker crashed by itself; it counts
+ * duplicate runs and says whether each was in flight at a kill or a restart. It prints a summary
+ * table and exits 0, or 1 when a check fails.
  */
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -23,7 +27,16 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DocketClient, DocketModule } from '../../lib/index.js';
 import { removeDir, startStandalone, type RedisServer } from '../e2e/reliability/servers.js';
-import { CHAOS_DOCKET, RUN_LOG, TASK, perpetualKeys, planTasks, prng } from './plan.js';
+import {
+  CHAOS_DOCKET,
+  MAX_REDELIVERIES,
+  POISON_STARTS,
+  RUN_LOG,
+  TASK,
+  perpetualKeys,
+  planTasks,
+  prng,
+} from './plan.js';
 
 interface Options {
   duration: number;
@@ -62,6 +75,9 @@ const TICK = 250;
 const P_KILL = 0.06;
 const P_RESTART = 0.02;
 const P_TOXIC = 0.04;
+const P_POISON = 0.01;
+const MOST_POISON = 3;
+const P_FULL = 0.012;
 /** A run that was in flight this long before a kill or a restart may run again. */
 const IN_FLIGHT_SLACK = 3_000;
 
@@ -85,6 +101,11 @@ class Chaos {
   readonly kills: { pid: number; at: number }[] = [];
   readonly restarts: { from: number; to: number; signal: string }[] = [];
   readonly toxicExits: { pid: number; at: number }[] = [];
+  readonly poisonExits: { pid: number; at: number }[] = [];
+  readonly fullPhases: { from: number; to: number }[] = [];
+  readonly poisonKeys: string[] = [];
+  private filling = false;
+  private readonly started = Date.now();
   readonly crashes: string[] = [];
   readonly toxicKeys: string[] = [];
   private readonly toxicAdds: Promise<void>[] = [];
@@ -121,6 +142,7 @@ class Chaos {
       this.workers.delete(worker);
       const pid = worker.process.pid ?? 0;
       if (code === 42) this.toxicExits.push({ pid, at: Date.now() });
+      else if (code === 43) this.poisonExits.push({ pid, at: Date.now() });
       else if (!worker.killedByUs) {
         this.crashes.push(
           `worker ${pid} exited by itself (code ${code}, signal ${signal}); log ${worker.log}`,
@@ -183,7 +205,35 @@ class Chaos {
     } else if (r < P_KILL + P_RESTART + P_TOXIC) {
       const key = `toxic-${this.toxicKeys.length}`;
       this.toxicKeys.push(key);
-      this.toxicAdds.push(this.addToxic(key));
+      this.toxicAdds.push(this.addToxic(key, TASK.toxic));
+    } else if (r < P_KILL + P_RESTART + P_TOXIC + P_POISON) {
+      const early = Date.now() - this.started < this.options.duration * 500;
+      if (!early || this.poisonKeys.length >= MOST_POISON) return;
+      const key = `poison-${this.poisonKeys.length}`;
+      this.poisonKeys.push(key);
+      this.toxicAdds.push(this.addToxic(key, TASK.poison));
+    } else if (r < P_KILL + P_RESTART + P_TOXIC + P_POISON + P_FULL) {
+      if (!this.filling && !this.restarting) void this.fillRedis();
+    }
+  }
+
+  /** Redis at its maxmemory (noeviction) for a while: adds are refused, workers drain. */
+  private async fillRedis(): Promise<void> {
+    this.filling = true;
+    const client = this.redis.client({ maxRetriesPerRequest: 1 });
+    const from = Date.now();
+    try {
+      const info = String(await client.info('memory'));
+      const used = Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? 0);
+      await client.config('SET', 'maxmemory', String(used + 64 * 1024));
+      await sleep(500 + this.random() * 1_500);
+    } catch {
+      // Redis restarting: the phase is cut short
+    } finally {
+      await client.config('SET', 'maxmemory', '0').catch(() => undefined);
+      client.disconnect();
+      this.fullPhases.push({ from, to: Date.now() });
+      this.filling = false;
     }
   }
 
@@ -198,11 +248,12 @@ class Chaos {
     this.restarting = false;
   }
 
-  private async addToxic(key: string): Promise<void> {
+  private async addToxic(key: string, task: string): Promise<void> {
     const work = Math.round(50 + this.random() * 300);
     for (;;) {
       try {
-        await this.client.add(TASK.toxic, { key })(work);
+        if (task === TASK.toxic) await this.client.add(task, { key })(work);
+        else await this.client.add(task, { key })();
         return;
       } catch {
         await sleep(100);
@@ -211,7 +262,7 @@ class Chaos {
   }
 
   async settle(): Promise<void> {
-    while (this.restarting) await sleep(50);
+    while (this.restarting || this.filling) await sleep(50);
     await Promise.all(this.toxicAdds);
   }
 
@@ -342,6 +393,54 @@ async function pendingCount(redis: RedisServer): Promise<number> {
   }
 }
 
+/** State, error and starts of each poison key. */
+async function poisonStates(
+  redis: RedisServer,
+  keys: string[],
+): Promise<{ key: string; state: string | null; error: string | null; starts: number }[]> {
+  const client = redis.client();
+  try {
+    return await Promise.all(
+      keys.map(async (key) => {
+        const [state, error] = await client.hmget(
+          `{${CHAOS_DOCKET}}:runs:${key}`,
+          'state',
+          'error',
+        );
+        const starts = Number((await client.hget(POISON_STARTS, key)) ?? 0);
+        return { key, state, error, starts };
+      }),
+    );
+  } finally {
+    client.disconnect();
+  }
+}
+
+/**
+ * Messages pending for a consumer whose worker is gone (it was killed after it read them):
+ * a live worker takes them over after redeliveryTimeout. The run waits for that before it
+ * stops the workers, or they would stay pending.
+ */
+async function pendingOfGoneWorkers(redis: RedisServer): Promise<number> {
+  const client = redis.client();
+  const prefix = `{${CHAOS_DOCKET}}:`;
+  try {
+    const live = new Set(
+      await client.zrangebyscore(`${prefix}workers`, Date.now() - 5_000, '+inf'),
+    );
+    const pending = (await client.xpending(
+      `${prefix}stream`,
+      'docket-workers',
+      '-',
+      '+',
+      10_000,
+    )) as [string, string, number, number][];
+    return pending.filter(([, consumer]) => !live.has(consumer)).length;
+  } finally {
+    client.disconnect();
+  }
+}
+
 /** Resolve once `count` workers beat (booting Nest takes seconds on a busy machine). */
 async function workersUp(redis: RedisServer, count: number): Promise<void> {
   const client = redis.client();
@@ -363,6 +462,9 @@ function explain(run: Run, chaos: Chaos): string | undefined {
   if (chaos.kills.some((k) => k.pid === run.pid && k.at >= from && k.at <= to)) return 'kill';
   if (chaos.toxicExits.some((k) => k.pid === run.pid && k.at >= from && k.at <= to)) {
     return 'toxic exit';
+  }
+  if (chaos.poisonExits.some((k) => k.pid === run.pid && k.at >= from && k.at <= to)) {
+    return 'poison exit';
   }
   if (chaos.restarts.some((r) => r.from <= to && r.to >= from)) return 'restart';
   return undefined;
@@ -425,17 +527,24 @@ async function main(): Promise<number> {
     const expected = [...planned, ...chaos.toxicKeys];
     const drainDeadline = Date.now() + Math.max(60_000, options.duration * 500);
     let left = expected;
+    let poisonLeft = chaos.poisonKeys.length;
+    let gone = 0;
     while (Date.now() < drainDeadline) {
       try {
         left = await unfinished(redis, left);
+        poisonLeft = (await poisonStates(redis, chaos.poisonKeys)).filter(
+          (p) => p.state !== 'failed',
+        ).length;
+        gone = await pendingOfGoneWorkers(redis);
       } catch {
         // Redis restarting as the chaos ended: look again
       }
-      if (left.length === 0) break;
+      if (left.length === 0 && poisonLeft === 0 && gone === 0) break;
       await sleep(500);
     }
     const drained = Date.now();
     await chaos.stopWorkers();
+    const poison = await poisonStates(redis, chaos.poisonKeys);
 
     const runs = await readRuns(redis);
     const lost = expected.filter((key) => !runs.has(key));
@@ -503,6 +612,8 @@ async function main(): Promise<number> {
           kills: chaos.kills,
           restarts: chaos.restarts,
           toxicExits: chaos.toxicExits,
+          poisonExits: chaos.poisonExits,
+          fullPhases: chaos.fullPhases,
           runs: Object.fromEntries(runs),
         },
         null,
@@ -523,7 +634,19 @@ async function main(): Promise<number> {
         );
       }
     }
-    if (pending !== 0) failures.push(`${pending} message(s) pending in the consumer group`);
+    for (const p of poison) {
+      if (p.state !== 'failed' || !/^PoisonMessageError: started \d+ times/.test(p.error ?? '')) {
+        failures.push(`poison ${p.key} was not quarantined (state ${p.state}, error ${p.error})`);
+      }
+      if (p.starts > MAX_REDELIVERIES + 1) {
+        failures.push(`poison ${p.key} started ${p.starts} times (most: ${MAX_REDELIVERIES + 1})`);
+      }
+    }
+    if (pending !== 0) {
+      failures.push(
+        `${pending} message(s) pending in the consumer group (${gone} of gone workers at the drain's end)`,
+      );
+    }
     failures.push(...chaos.crashes);
 
     console.log(
@@ -535,13 +658,25 @@ async function main(): Promise<number> {
           ['adds that failed and were retried', produced.failedAttempts],
           ['worker kills (SIGKILL)', chaos.kills.length],
           ['worker exits by toxic tasks', chaos.toxicExits.length],
+          [
+            'poison tasks (quarantined)',
+            `${chaos.poisonKeys.length} (${poison.filter((p) => p.state === 'failed').length})`,
+          ],
+          [
+            '  their starts (most per task)',
+            `${poison.reduce((n, p) => n + p.starts, 0)} (${MAX_REDELIVERIES + 1})`,
+          ],
+          ['worker exits by poison tasks', chaos.poisonExits.length],
+          ['full-Redis phases (adds refused)', chaos.fullPhases.length],
           ['Redis restarts', chaos.restarts.length],
           ['lost', lost.length],
           ['not completed', notCompleted.length],
           ['tasks run more than once', duplicates],
           [
-            '  in flight at a kill / toxic exit',
-            (causes.get('kill') ?? 0) + (causes.get('toxic exit') ?? 0),
+            '  in flight at a kill / toxic or poison exit',
+            (causes.get('kill') ?? 0) +
+              (causes.get('toxic exit') ?? 0) +
+              (causes.get('poison exit') ?? 0),
           ],
           ['  in flight at a Redis restart', causes.get('restart') ?? 0],
           ['  unexplained', unexplained.length],
@@ -562,7 +697,9 @@ async function main(): Promise<number> {
     if (failures.length) {
       console.log(`\nFAILED:\n  ${failures.join('\n  ')}`);
     } else {
-      console.log('\nOK: no task lost, one live successor per perpetual key, nothing pending');
+      console.log(
+        '\nOK: no task lost, poison quarantined, one live successor per perpetual key, nothing pending',
+      );
       passed = true;
     }
     return passed ? 0 : 1;

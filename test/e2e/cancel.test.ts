@@ -151,18 +151,19 @@ describe('cancel', { timeout: 60_000 }, () => {
     await assertNoKeyWithoutTtl(docket.name);
   });
 
-  it('of a running task whose handler ignores the abort and returns: completed', async (t) => {
+  it('of a running task whose handler ignores the abort and returns: cancelled, its result discarded', async (t) => {
     const docket = await useDocket(t, [Tasks], FAST);
     const tasks = docket.module.get(Tasks);
     const execution = await docket.client.add(Tasks.prototype.stubborn, { key: 'i' })('x');
     const worker = docket.worker.runUntilFinished();
     await tasks.started.promise;
-    await docket.client.cancel('i');
-    assert.equal(await execution.result({ timeout: 5_000 }), 'x done anyway');
+    assert.equal(await docket.client.cancel('i'), 'cancelled');
+    await assert.rejects(execution.result({ timeout: 5_000 }), ExecutionCancelledError);
     await worker;
     assert.equal(tasks.aborted?.aborted, true);
-    assert.equal(execution.state, 'completed');
-    assert.equal((await runsHash(docket.name, 'i')).state, 'completed');
+    assert.equal(execution.state, 'cancelled');
+    assert.equal((await runsHash(docket.name, 'i')).state, 'cancelled');
+    assert.equal(await docket.client.cancel('i'), 'finished');
     await assertNoKeyWithoutTtl(docket.name);
   });
 

@@ -81,7 +81,7 @@ describe('shutdown', { timeout: 60_000 }, () => {
     await assertNoKeyWithoutTtl(docket.name);
   });
 
-  it('stops waiting at shutdownTimeout, aborts the signal and leaves the message to redelivery', async (t) => {
+  it('stops waiting at shutdownTimeout, aborts the signal and hands the task back at once', async (t) => {
     reset();
     t.after(() => state.release.resolve());
     const name = uniqueName('drain');
@@ -102,11 +102,15 @@ describe('shutdown', { timeout: 60_000 }, () => {
     assert.ok(run.abortedAt - closing >= 300, 'aborted before shutdownTimeout');
     assert.equal(run.endedAt, undefined, 'the task is still running');
     assert.equal(await pendingCount(name), 1);
-    assert.equal((await runsHash(name, 'd')).state, 'running');
+    const handedBack = await runsHash(name, 'd');
+    assert.equal(handedBack.state, 'queued', 'it no longer shows as running on a gone worker');
+    assert.equal(handedBack.worker, undefined);
+    assert.equal(handedBack.starts, '0', 'a start handed back is not counted as a vanished one');
 
+    // another worker takes it at once, without waiting for its redeliveryTimeout
     const second = await useDocket(t, [Tasks], {
       name,
-      worker: { name: 'taker', redeliveryTimeout: 200, minimumCheckInterval: 50 },
+      worker: { name: 'taker', redeliveryTimeout: 600_000, minimumCheckInterval: 50 },
     });
     await second.worker.runUntilFinished();
     assert.equal(state.runs.length, 2);

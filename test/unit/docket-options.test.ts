@@ -39,6 +39,7 @@ describe('resolveOptions', () => {
         scheduleAutomaticTasks: true,
         shutdownTimeout: 30_000,
         autoStart: true,
+        maxRedeliveries: 3,
       });
     } finally {
       if (saved !== undefined) process.env.DOCKET_URL = saved;

@@ -83,3 +83,43 @@ describe('FlowControl', () => {
     assert.equal(flow.room(), 4);
   });
 });
+
+describe('FlowControl with a redelivered message', () => {
+  it('reads nothing more while one waits, and starts it alone once nothing else runs', () => {
+    const flow = new FlowControl(10);
+    flow.hold(entries(2), false);
+    flow.hold(entries(1, 100), true);
+    flow.hold(entries(1, 200), false);
+    assert.equal(flow.room(), 0, 'no read while a redelivery waits');
+    const first = flow.nextClaim()!;
+    assert.deepEqual(
+      first.map((h) => h.entry[0]),
+      ['0-0', '1-0'],
+      'the messages in front of it go as usual',
+    );
+    flow.claimSent(first.length);
+    assert.equal(flow.nextClaim(), undefined, 'it waits while others are claimed');
+    flow.claimAnswered();
+    flow.claimSettled(2);
+    flow.started();
+    assert.equal(flow.nextClaim(), undefined, 'it waits while others run');
+    flow.ended(5);
+    const alone = flow.nextClaim()!;
+    assert.deepEqual(
+      alone.map((h) => [h.entry[0], h.redelivered]),
+      [['100-0', true]],
+    );
+    flow.claimSent(1);
+    flow.claimAnswered();
+    flow.claimSettled(1);
+    flow.started();
+    assert.equal(flow.room(), 0, 'nothing is read while it runs');
+    assert.equal(flow.nextClaim(), undefined, 'nothing else starts beside it');
+    flow.ended(5);
+    assert.deepEqual(
+      flow.nextClaim()!.map((h) => h.entry[0]),
+      ['200-0'],
+      'after it, work goes on as usual',
+    );
+  });
+});

@@ -29,6 +29,8 @@ describe('script definitions', () => {
       consumer: 'w1',
       now: 5,
       executionTtl: 900,
+      deadLetterTtl: 60,
+      maxStarts: 4,
       requests: [
         { key: 'a', generation: '2', id: '1-0', admission: [] },
         { key: 'b', generation: '1', id: '2-0', admission: [{ t: 'conc', k: 'c', m: 1, s: 9 }] },
@@ -40,6 +42,8 @@ describe('script definitions', () => {
       'w1',
       5,
       900,
+      60,
+      4,
       ...['a', '2', '1-0', ''],
       ...['b', '1', '2-0', '[{"t":"conc","k":"c","m":1,"s":9}]'],
     ]);
@@ -76,14 +80,20 @@ describe('script definitions', () => {
       [
         ...['scheduled', 'queued', '5', '1', 't', '[1]', '1'],
         ...['already_scheduled', 'running', '4', '7', 't', '[2]', '3'],
+        ...['error', 'UnreadableRecordError: WRONGTYPE', '', '', '', '', ''],
       ],
       { now: 1, requests: [] },
     );
     assert.deepEqual(
-      replies.map((r) => [r.disposition, r.state, r.when, r.generation, r.args, r.attempt]),
+      replies.map((r) =>
+        r.disposition === 'error'
+          ? [r.disposition, r.error]
+          : [r.disposition, r.state, r.when, r.generation, r.args, r.attempt],
+      ),
       [
         ['scheduled', 'queued', 5, 1, '[1]', 1],
         ['already_scheduled', 'running', 4, 7, '[2]', 3],
+        ['error', 'UnreadableRecordError: WRONGTYPE'],
       ],
     );
   });
@@ -121,7 +131,7 @@ describe('script definitions', () => {
   });
 
   it('embed every Lua file with its includes resolved, once each', () => {
-    const claim = LUA_SOURCES['claim-1'];
+    const claim = LUA_SOURCES['claim-2'];
     assert.equal(claim.match(/local function schedule_run\(/g)?.length, 1);
     assert.equal(claim.match(/local function admit\(/g)?.length, 1);
     assert.doesNotMatch(claim, /@include/);

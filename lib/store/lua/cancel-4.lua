@@ -1,3 +1,4 @@
+#!lua flags=allow-oom
 --- @include "lines"
 --- @include "end-cancelled"
 --[[

@@ -1,3 +1,4 @@
+#!lua flags=allow-oom
 --- @include "end-cancelled"
 --[[
   clear: remove every scheduled and queued task (also those waiting for a concurrency slot);

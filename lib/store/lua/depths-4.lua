@@ -1,3 +1,4 @@
+#!lua flags=no-writes
 --[[
   depths: the counts of the docket at one moment.
 

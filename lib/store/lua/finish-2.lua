@@ -1,3 +1,4 @@
+#!lua flags=allow-oom
 --- @include "lines"
 --[[
   finish: record how delivered messages ended, several in one call.
@@ -14,70 +15,114 @@
     outcome 'retry': the same key is scheduled again at retry-when with the given attempt
             (new generation; queued at once when due, else parked)
     outcome 'dead': like 'failed', and the message also goes to the dead-letter stream with
-            task name, args, error and attempt; task key or generation may be '' for a message
-            that could not be decoded (then only the dead letter is written)
+            task name, args, error and attempt
+    outcome 'rejected': a message whose fields could not be read goes to the dead-letter
+            stream; the execution of its key fails only when this very message is the one it
+            waits on (runs field streamId), so a foreign entry carrying a live key and
+            generation changes nothing else
     admission: the JSON rules the message was admitted with (see claim-1.lua); its
             concurrency slots are given back and waiters woken
     next when ('' = none): a perpetual task's successor, scheduled under the same key after
             the execution ended, with next args ('' = the same args) and attempt 1
   Every message is acknowledged and deleted. An outcome whose generation is not the key's
-  current one changes nothing else (a successor exists).
+  current one, or whose execution already ended, changes nothing else (a successor exists, or
+  the end was recorded first). A cancel recorded before the end (runs field cancel) makes
+  it 'cancelled', whatever the outcome (no retry, no successor, no dead letter): the order in
+  Redis decides. An end whose records cannot be read (a wrong-typed key) is dead-lettered
+  alone, with the reason, and the others go on ('error').
 
   After the ends, the consumer of ARGV[6] reads up to ARGV[7] new messages of the stream (as
   XREADGROUP … '>' does), so that a worker whose tasks ended gets its next ones in this call.
 
-  Returns { statuses, messages }: one status per group, 'ok' or 'superseded', and the messages
+  Returns { statuses, messages }: one status per group, 'ok', 'superseded', 'cancelled' (a
+  recorded cancel won) or 'error' (dead-lettered: its records are unreadable), and the messages
   read along as XREADGROUP gives them ({ id, { field, value, … } } each; none when the group is
   missing).
 ]]
 local prefix, group, now, ttl, deadTtl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
-local out = {}
-for i = 8, #ARGV, 13 do
-  local key, generation, id, outcome = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
-  local result, err, retryWhen, attempt = ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], ARGV[i + 7]
-  local task, args, admission, nextWhen, nextArgs = ARGV[i + 8], ARGV[i + 9], ARGV[i + 10], ARGV[i + 11], ARGV[i + 12]
-  if id ~= '' then
-    redis.call('XACK', KEYS[1], group, id)
-    redis.call('XDEL', KEYS[1], id)
+local TERMINAL = { completed = true, failed = true, cancelled = true }
+
+local function dead_letter(key, task, args, err, attempt)
+  redis.call('XADD', KEYS[2], 'MINID', '~', tonumber(now) - deadTtl, '*',
+    'key', key, 'task', task, 'args', args, 'error', err, 'attempt', attempt, 'deadAt', now)
+end
+
+local function end_run(key, runs, state, err, result)
+  local progress = prefix .. 'progress:' .. key
+  if ttl > 0 then
+    redis.call('HSET', runs, 'state', state, 'completedAt', now)
+    if err ~= '' then redis.call('HSET', runs, 'error', err) end
+    redis.call('HDEL', runs, 'cancel', 'streamId')
+    redis.call('PEXPIRE', runs, ttl)
+    redis.call('PEXPIRE', progress, ttl)
+    if result ~= '' then redis.call('SET', prefix .. 'results:' .. key, result, 'PX', ttl) end
+  else
+    redis.call('DEL', runs, progress)
   end
+  local event = { type = 'state', key = key, state = state, completedAt = tonumber(now) }
+  if err ~= '' then event.error = err end
+  redis.call('PUBLISH', prefix .. 'state:' .. key, cjson.encode(event))
+end
+
+-- One end; returns its status.
+local function finish(key, generation, id, outcome, result, err, retryWhen, attempt, task, args, admission,
+                      nextWhen, nextArgs)
   if admission ~= '' then
     for _, r in ipairs(cjson.decode(admission)) do
       if r.t == 'conc' then release_slot(prefix, prefix .. r.k, r.m, key, now) end
     end
   end
+  local runs = prefix .. 'runs:' .. key
+  if outcome == 'rejected' then
+    dead_letter(key, task, args, err, attempt)
+    if key ~= '' and id ~= '' and redis.call('HGET', runs, 'streamId') == id then
+      end_run(key, runs, 'failed', err, '')
+      return 'ok'
+    end
+    return 'superseded'
+  end
+  local current = key ~= '' and generation ~= '' and redis.call('HMGET', runs, 'generation', 'state', 'cancel')
+  local same = current and current[1] == generation
+  local applies = same and not TERMINAL[current[2]]
+  if applies and current[3] == '1' then
+    end_run(key, runs, 'cancelled', '', '')
+    return 'cancelled'
+  end
   if outcome == 'dead' then
-    redis.call('XADD', KEYS[2], 'MINID', '~', tonumber(now) - deadTtl, '*',
-      'key', key, 'task', task, 'args', args, 'error', err, 'attempt', attempt, 'deadAt', now)
+    -- (an end written again after a lost reply finds its execution ended: no second letter)
+    if applies or not same then dead_letter(key, task, args, err, attempt) end
     outcome = 'failed'
   end
-  local runs = prefix .. 'runs:' .. key
-  local current = key ~= '' and generation ~= '' and redis.call('HGET', runs, 'generation')
-  if not current or current ~= generation then
-    out[#out + 1] = 'superseded'
-  elseif outcome == 'retry' then
+  if not applies then return 'superseded' end
+  if outcome == 'retry' then
     local trace = redis.call('HMGET', runs, 'traceparent', 'tracestate')
     schedule_run(prefix, key, task, args, retryWhen, attempt, now, trace[1], trace[2])
-    out[#out + 1] = 'ok'
+    return 'ok'
+  end
+  end_run(key, runs, outcome, err, result)
+  if nextWhen ~= '' and outcome ~= 'cancelled' then
+    local trace = redis.call('HMGET', runs, 'traceparent', 'tracestate')
+    schedule_run(prefix, key, task, nextArgs ~= '' and nextArgs or args, nextWhen, 1, now, trace[1], trace[2])
+  end
+  return 'ok'
+end
+
+local out = {}
+for i = 8, #ARGV, 13 do
+  local key, id, task, args, attempt = ARGV[i], ARGV[i + 2], ARGV[i + 8], ARGV[i + 9], ARGV[i + 7]
+  if id ~= '' then
+    redis.call('XACK', KEYS[1], group, id)
+    redis.call('XDEL', KEYS[1], id)
+  end
+  local ok, status = pcall(finish, key, ARGV[i + 1], id, ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6],
+    attempt, task, args, ARGV[i + 10], ARGV[i + 11], ARGV[i + 12])
+  if ok then
+    out[#out + 1] = status
   else
-    local progress = prefix .. 'progress:' .. key
-    if ttl > 0 then
-      redis.call('HSET', runs, 'state', outcome, 'completedAt', now)
-      if err ~= '' then redis.call('HSET', runs, 'error', err) end
-      redis.call('HDEL', runs, 'cancel')
-      redis.call('PEXPIRE', runs, ttl)
-      redis.call('PEXPIRE', progress, ttl)
-      if result ~= '' then redis.call('SET', prefix .. 'results:' .. key, result, 'PX', ttl) end
-    else
-      redis.call('DEL', runs, progress)
-    end
-    local event = { type = 'state', key = key, state = outcome, completedAt = tonumber(now) }
-    if err ~= '' then event.error = err end
-    redis.call('PUBLISH', prefix .. 'state:' .. key, cjson.encode(event))
-    if nextWhen ~= '' and outcome ~= 'cancelled' then
-      local trace = redis.call('HMGET', runs, 'traceparent', 'tracestate')
-      schedule_run(prefix, key, task, nextArgs ~= '' and nextArgs or args, nextWhen, 1, now, trace[1], trace[2])
-    end
-    out[#out + 1] = 'ok'
+    -- a record of this end cannot be read (a wrong-typed key): the end goes to the dead letters alone
+    local reason = type(status) == 'table' and status.err or tostring(status)
+    dead_letter(key, task, args, 'UnreadableRecordError: ' .. reason, attempt)
+    out[#out + 1] = 'error'
   end
 end
 local read = {}

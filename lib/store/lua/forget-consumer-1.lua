@@ -1,3 +1,4 @@
+#!lua flags=allow-oom
 --[[
   forget-consumer: remove a stopping worker's consumer from the group, unless a message is
   still pending for it (redelivery needs the consumer's entry until then).

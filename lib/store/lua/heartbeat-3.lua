@@ -1,7 +1,9 @@
+#!lua flags=allow-oom
 --[[
   heartbeat: record that a worker is alive and which tasks it runs.
 
   KEYS[1] workers (zset: worker → last seen)          KEYS[2] worker-tasks:<worker> (set)
+  KEYS[3] queue
   ARGV[1] worker name        ARGV[2] now (epoch ms)   ARGV[3] liveness window (ms)
   ARGV[4] key prefix         ARGV[5] lifetime of the task registry (ms)
   ARGV[6..] task names: the task registry is (re)written (worker-tasks:<worker> and
@@ -11,7 +13,8 @@
 
   Workers not seen within the window are pruned from `workers`. Every key written here
   expires, so a dead worker leaves nothing behind.
-  Returns 1.
+  Returns the due time (epoch ms) of the earliest task in the queue, or -1 when it is empty:
+  the worker's scheduler learns of a future task even when nobody announced it.
 ]]
 local worker, now, window, prefix = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
 local lifetime = tonumber(ARGV[5])
@@ -28,4 +31,4 @@ if #ARGV > 5 then
   end
   redis.call('PEXPIRE', KEYS[2], lifetime)
 end
-return 1
+return redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')[2] or '-1'

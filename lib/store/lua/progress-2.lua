@@ -1,3 +1,4 @@
+#!lua flags=allow-oom
 --[[
   progress: update the progress of a running task and publish it.
 

@@ -1,3 +1,4 @@
+#!lua flags=allow-oom
 --[[
   purge-dead: delete every dead letter.
 

@@ -1,3 +1,4 @@
+#!lua flags=no-writes
 --[[
   read-execution: the record and the progress of one execution, read together.
 

@@ -1,3 +1,4 @@
+#!lua flags=no-writes
 --[[
   read-progress: the progress of several executions.
 

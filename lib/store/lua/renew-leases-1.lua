@@ -1,3 +1,4 @@
+#!lua flags=allow-oom
 --- @include "admission"
 --[[
   renew-leases: keep the messages a worker holds from being redelivered, keep the concurrency

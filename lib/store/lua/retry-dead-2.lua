@@ -1,3 +1,4 @@
+#!lua
 --- @include "schedule-key"
 --[[
   retry-dead: schedule dead letters again, now, with their key, task and arguments (attempt 1).
@@ -18,7 +19,7 @@ for i = 4, #ARGV do
     local f = {}
     for j = 1, #entry[2], 2 do f[entry[2][j]] = entry[2][j + 1] end
     if f.key and f.key ~= '' and f.task and f.task ~= '' then
-      local reply = schedule_key(prefix, group, f.key, f.task, f.args or '[]', now, 1, now, 'add', '', '')
+      local reply = schedule_key_isolated(prefix, group, f.key, f.task, f.args or '[]', now, 1, now, 'add', '', '')
       if reply[1] == 'scheduled' then
         redis.call('XDEL', KEYS[1], id)
         out[#out + 1] = id

@@ -1,3 +1,4 @@
+#!lua
 --- @include "schedule-key"
 --[[
   schedule: add or replace one execution of a task key.
@@ -14,12 +15,13 @@
     { 'already_scheduled', <live state>, <its when>, <its generation>, <its task>, <its args>,
     <its attempt> } when mode is 'add' and the key is scheduled, queued or running (nothing
     changes), else { 'scheduled', 'queued' | 'scheduled', when, <new generation>, task, args,
-    attempt }.
+    attempt }, or { 'error', <reason>, … } when a record of the key cannot be read (a
+    wrong-typed key).
   Every schedule bumps the key's generation; the message carries it so that a stale copy is
   skipped by the worker. The new state is published on <prefix>state:<key>; a task that becomes
   the earliest in the queue is announced on <prefix>wake.
 ]]
 -- KEYS are the keys the script writes; the work (schedule_key in includes/schedule-key.lua) derives the same
 -- names from the prefix.
-return schedule_key(ARGV[9], ARGV[8], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7],
+return schedule_key_isolated(ARGV[9], ARGV[8], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7],
   ARGV[10], ARGV[11])

@@ -1,3 +1,4 @@
+#!lua flags=no-writes
 --[[
   snapshot: the executions of the stream, the queue and the concurrency waiting lines.
 

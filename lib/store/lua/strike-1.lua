@@ -1,3 +1,4 @@
+#!lua
 --[[
   strike: append a strike or a restore to the docket's strike log and tell every process.
 

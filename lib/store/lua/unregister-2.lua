@@ -1,3 +1,4 @@
+#!lua flags=allow-oom
 --[[
   unregister: remove a stopping worker from the registry.
 

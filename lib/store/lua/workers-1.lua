@@ -1,3 +1,4 @@
+#!lua flags=no-writes
 --[[
   workers: the live workers of the docket, or of one task.
 

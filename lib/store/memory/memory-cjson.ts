@@ -10,7 +10,7 @@ export const JSON_NULL = { cjson: 'null' };
  */
 function formatNumber(n: number): string {
   if (Number.isInteger(n) && Math.abs(n) < 1e15) return String(n);
-  if (!Number.isFinite(n)) return n > 0 ? 'inf' : n < 0 ? '-inf' : 'nan';
+  if (!Number.isFinite(n)) throw new Error('Cannot serialise number: must not be NaN or Inf');
   const exponent = Math.floor(Math.log10(Math.abs(n)));
   if (exponent < -4 || exponent >= 14) {
     const [mantissa, power] = n.toExponential(13).split('e');

@@ -11,6 +11,24 @@ export type CommandRunner = (command: string, args: string[]) => Reply;
 /** A script reply (what EVAL answers): a status is `{ ok }`, an error `{ err }`. */
 export type ScriptReply = Reply;
 
+/** Commands Redis refuses inside a script (they would nest scripts or block). */
+const NOT_IN_SCRIPTS = new Set([
+  'EVAL',
+  'EVALSHA',
+  'EVAL_RO',
+  'EVALSHA_RO',
+  'SCRIPT',
+  'FUNCTION',
+  'FCALL',
+  'MULTI',
+  'EXEC',
+  'WATCH',
+  'SUBSCRIBE',
+  'PSUBSCRIBE',
+  'UNSUBSCRIBE',
+  'PUNSUBSCRIBE',
+]);
+
 /** Commands whose string reply is a status (`+OK`), which Lua sees as `{ ok = … }`. */
 const STATUS_REPLIES = new Set(['SET', 'PING', 'TYPE', 'HMSET', 'FLUSHDB', 'FLUSHALL', 'XGROUP']);
 
@@ -24,8 +42,8 @@ function commandNumber(n: number): string {
 }
 
 /**
- * The Lua 5.1 scripting environment of Redis, in process: one Lua state per memory:// server
- * running the engine's own Lua files (fengari, with `unpack`, `cjson` and `redis.*` bound to
+ * The Lua 5.1 scripting environment of Redis, in process: one Lua state (per process) running
+ * the engine's own Lua files (fengari, with `unpack`, `cjson` and `redis.*` bound to
  * the server). Scripts are cached by SHA1 as Redis does (EVAL, EVALSHA, SCRIPT LOAD). A script
  * runs synchronously, so it is atomic like a script on Redis.
  */
@@ -89,14 +107,6 @@ export class MemoryLua {
     }
     this.functions.set(sha, lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX));
     return sha;
-  }
-
-  exists(sha: string): boolean {
-    return this.functions.has(sha.toLowerCase());
-  }
-
-  flush(): void {
-    this.functions.clear();
   }
 
   /** EVALSHA: run a loaded script with KEYS and ARGV; `commands` runs what it calls. */
@@ -164,17 +174,23 @@ export class MemoryLua {
     const L = this.L;
     lua.lua_newtable(L);
     lua.lua_pushjsfunction(L, (L) => {
-      lua.lua_pushstring(L, to_luastring(encodeJson(L, 1, 0)));
+      let text: string;
+      try {
+        text = encodeJson(L, 1, 0);
+      } catch (error) {
+        return this.raise(L, (error as Error).message);
+      }
+      lua.lua_pushstring(L, to_luastring(text));
       return 1;
     });
     lua.lua_setfield(L, -2, to_luastring('encode'));
     lua.lua_pushjsfunction(L, (L) => {
+      if (lua.lua_type(L, 1) !== lua.LUA_TSTRING) return this.raise(L, 'bad argument #1 to decode');
       let value: unknown;
       try {
         value = JSON.parse(lua.lua_tojsstring(L, 1));
       } catch (error) {
-        lua.lua_pushstring(L, to_luastring(`cjson.decode: ${(error as Error).message}`));
-        lua.lua_error(L);
+        return this.raise(L, `cjson.decode: ${(error as Error).message}`);
       }
       pushJson(L, value);
       return 1;
@@ -210,6 +226,12 @@ export class MemoryLua {
       return this.fail(L, 'ERR Please specify at least one argument for this redis lib call');
     }
     const [command, ...rest] = args;
+    if (NOT_IN_SCRIPTS.has(command.toUpperCase())) {
+      const message = 'ERR This Redis command is not allowed from script';
+      if (raise) return this.fail(L, message);
+      this.pushErrorTable(message);
+      return 1;
+    }
     let reply: Reply;
     try {
       reply = this.run!(command, rest);
@@ -232,6 +254,12 @@ export class MemoryLua {
       this.pushReply(reply);
     }
     return 1;
+  }
+
+  /** Raise a Lua runtime error (a string, as Lua libraries raise them). */
+  private raise(L: LuaState, message: string): never {
+    lua.lua_pushstring(L, to_luastring(message));
+    lua.lua_error(L);
   }
 
   private fail(L: LuaState, message: string): never {
@@ -328,3 +356,13 @@ export class MemoryLua {
 }
 
 export type { Arg };
+
+let shared: MemoryLua | undefined;
+
+/**
+ * The Lua state of this process, made on the first script: every memory:// server runs its
+ * scripts in it (compiling a script takes fengari milliseconds; each is compiled once).
+ */
+export function sharedLua(): MemoryLua {
+  return (shared ??= new MemoryLua());
+}

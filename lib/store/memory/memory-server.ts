@@ -1,4 +1,4 @@
-import { MemoryLua } from './memory-lua.js';
+import { sharedLua } from './memory-lua.js';
 import { parseScoreBound, SortedSet } from './sorted-set.js';
 import {
   compareIds,
@@ -96,14 +96,10 @@ export class MemoryServer {
   /** Connected clients by id, for CLIENT UNBLOCK. */
   private readonly clients = new Map<number, { unblock(): boolean }>();
 
-  /** The Lua scripting of this server, made on the first script. */
-  private luaEngine?: MemoryLua;
+  /** The scripts loaded on this server (compiled once per process, see `sharedLua`). */
+  private readonly scripts = new Set<string>();
 
   constructor(readonly id: string) {}
-
-  private get lua(): MemoryLua {
-    return (this.luaEngine ??= new MemoryLua());
-  }
 
   /** EVAL / EVALSHA: run a script (by its text, cached, or by its SHA1) atomically. */
   evaluate(byText: boolean, args: string[]): Reply {
@@ -112,10 +108,17 @@ export class MemoryServer {
     if (numberOfKeys < 0 || numberOfKeys > rest.length) {
       throw new Error("ERR Number of keys can't be greater than number of args");
     }
-    const sha = byText ? this.lua.load(script) : script;
-    return this.lua.call(sha, rest.slice(0, numberOfKeys), rest.slice(numberOfKeys), (c, a) =>
+    const sha = byText ? this.load(script) : script.toLowerCase();
+    if (!this.scripts.has(sha)) throw new Error('NOSCRIPT No matching script. Please use EVAL.');
+    return sharedLua().call(sha, rest.slice(0, numberOfKeys), rest.slice(numberOfKeys), (c, a) =>
       this.call(c, ...a),
     );
+  }
+
+  private load(body: string): string {
+    const sha = sharedLua().load(body);
+    this.scripts.add(sha);
+    return sha;
   }
 
   /** SCRIPT LOAD | EXISTS | FLUSH. */
@@ -123,11 +126,11 @@ export class MemoryServer {
     const [sub, ...rest] = args;
     switch (sub?.toUpperCase()) {
       case 'LOAD':
-        return this.lua.load(rest[0]);
+        return this.load(rest[0]);
       case 'EXISTS':
-        return rest.map((sha) => (this.lua.exists(sha) ? 1 : 0));
+        return rest.map((sha) => (this.scripts.has(sha.toLowerCase()) ? 1 : 0));
       case 'FLUSH':
-        this.lua.flush();
+        this.scripts.clear();
         return 'OK';
       default:
         throw new Error(`ERR unknown subcommand '${sub}' of SCRIPT on the memory:// backend`);
@@ -611,9 +614,18 @@ export class MemoryServer {
     const minIdle = integer(idleText);
     const ids: string[] = [];
     let justId = false;
-    for (const word of rest) {
-      if (/^\d+(-\d+)?$/.test(word)) ids.push(word.includes('-') ? word : `${word}-0`);
-      else if (word.toUpperCase() === 'JUSTID') justId = true;
+    let idle: number | undefined;
+    let i = 0;
+    for (; i < rest.length && /^\d+(-\d+)?$/.test(rest[i]); i++) {
+      ids.push(rest[i].includes('-') ? rest[i] : `${rest[i]}-0`);
+    }
+    for (; i < rest.length; i++) {
+      const option = rest[i].toUpperCase();
+      if (option === 'JUSTID' || option === 'FORCE') justId ||= option === 'JUSTID';
+      else if (option === 'IDLE') idle = integer(rest[++i]);
+      else if (option === 'TIME') idle = Date.now() - integer(rest[++i]);
+      else if (option === 'RETRYCOUNT' || option === 'LASTID') i++;
+      else throw new Error(`ERR Unrecognized XCLAIM option '${rest[i]}'`);
     }
     const stream = this.stream(key);
     if (!stream) return [];
@@ -629,7 +641,8 @@ export class MemoryServer {
         continue;
       }
       entry.consumer = consumer;
-      entry.deliveredAt = now;
+      // the delivery time is never before the epoch nor after now, as Redis clamps it
+      entry.deliveredAt = idle === undefined ? now : Math.min(now, Math.max(0, now - idle));
       if (!justId) entry.deliveries++;
       out.push(justId ? id : [id, [...fields]]);
     }
@@ -750,6 +763,10 @@ const COMMANDS: Record<string, Handler> = {
   },
   PING(args) {
     return args[0] ?? 'PONG';
+  },
+  INFO() {
+    // an in-process server has no memory limit
+    return '# Memory\r\nused_memory:0\r\nmaxmemory:0\r\nmaxmemory_policy:noeviction\r\n';
   },
   ECHO: (args) => args[0],
   TIME() {

@@ -1,5 +1,5 @@
 import type { ExecutionState } from '../../interfaces/execution.interface.js';
-import type { ScheduleRequest, ScheduleResult } from '../docket-store.js';
+import type { ScheduleOutcome, ScheduleRequest, ScheduleResult } from '../docket-store.js';
 import { CONSUMER_GROUP } from '../keys.js';
 import { defineScript, type ScriptArg } from './script.js';
 
@@ -8,8 +8,10 @@ const REPLY_SIZE = 7;
 
 function result(reply: unknown[]): ScheduleResult {
   const [disposition, state, when, generation, taskName, args, attempt] = reply as string[];
+  // a key whose records cannot be read: `state` carries the reason
+  if (disposition === 'error') return { disposition, error: state };
   return {
-    disposition: disposition as ScheduleResult['disposition'],
+    disposition: disposition as ScheduleOutcome['disposition'],
     state: state as ExecutionState,
     when: Number(when),
     generation: Number(generation),

@@ -13,12 +13,19 @@ export interface ScriptDefinition<I, R> {
   /** The file name without `.lua`: `<name>-<number of keys>`. */
   readonly file: string;
   readonly numberOfKeys: number;
-  /** The script text (includes resolved) and its SHA1, as EVALSHA wants it. */
+  /** The script text (includes resolved, `#!lua flags=…` first) and its SHA1. */
   readonly text: string;
   readonly sha: string;
+  /** The same without its `#!lua` line, for Redis 6.2 (which has no script flags). */
+  readonly legacyText: string;
+  readonly legacySha: string;
   keys(keys: DocketKeys, input: I): string[];
   args(keys: DocketKeys, input: I): ScriptArg[];
   decode(reply: unknown, input: I): R;
+}
+
+function sha1(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
 }
 
 /** Define a script from its file and its typed KEYS, ARGV and reply. */
@@ -31,11 +38,14 @@ export function defineScript<I, R>(spec: {
   const text = LUA_SOURCES[spec.file];
   if (text === undefined) throw new Error(`no Lua script ${spec.file}.lua in store/lua/`);
   const numberOfKeys = Number(/-(\d+)$/.exec(spec.file)?.[1] ?? NaN);
+  const legacyText = text.startsWith('#!') ? text.slice(text.indexOf('\n') + 1) : text;
   return {
     ...spec,
     numberOfKeys,
     text,
-    sha: createHash('sha1').update(text).digest('hex'),
+    sha: sha1(text),
+    legacyText,
+    legacySha: sha1(legacyText),
   };
 }
 

@@ -1,20 +1,31 @@
 import { encodeAdmission } from '../admission.js';
-import type { LeaseRenewal } from '../docket-store.js';
+import type { LeaseRenewal, StartedTask } from '../docket-store.js';
 import { CONSUMER_GROUP } from '../keys.js';
 import { defineScript, type ScriptArg } from './script.js';
 
-/** heartbeat-2.lua: a worker is alive, and (re)writes the tasks it runs. */
+/** The earliest due time a beat answers (Infinity: the queue is empty). */
+const nextDue = (reply: unknown): number => (reply === '-1' ? Infinity : Number(reply));
+
+/** heartbeat-3.lua: a worker is alive, and (re)writes the tasks it runs. */
 export const HEARTBEAT = defineScript<
   { worker: string; now: number; window: number; lifetime: number; tasks: readonly string[] },
-  void
+  number
 >({
-  file: 'heartbeat-2',
-  keys: (k, { worker }) => [k.workers, k.workerTasks(worker)],
+  file: 'heartbeat-3',
+  keys: (k, { worker }) => [k.workers, k.workerTasks(worker), k.queue],
   args: (k, { worker, now, window, lifetime, tasks }) => [
     ...[worker, now, window, k.prefix, lifetime],
     ...tasks,
   ],
-  decode: () => undefined,
+  decode: nextDue,
+});
+
+/** beat-2.lua: a worker is alive (the beats between heartbeats). */
+export const BEAT = defineScript<{ worker: string; now: number }, number>({
+  file: 'beat-2',
+  keys: (k) => [k.workers, k.queue],
+  args: (_k, { worker, now }) => [worker, now],
+  decode: nextDue,
 });
 
 /** unregister-2.lua: a stopping worker leaves the registry. */
@@ -43,4 +54,27 @@ export const RENEW_LEASES = defineScript<LeaseRenewal, string[]>({
     return args;
   },
   decode: (reply) => reply as string[],
+});
+
+/** release-1.lua: an orderly shutdown hands back what its worker holds. */
+export const RELEASE = defineScript<
+  { consumer: string; now: number; held: readonly string[]; started: readonly StartedTask[] },
+  number
+>({
+  file: 'release-1',
+  keys: (k) => [k.stream],
+  args: (k, { consumer, now, held, started }) => {
+    const args: ScriptArg[] = [k.prefix, CONSUMER_GROUP, consumer, now, held.length, ...held];
+    for (const task of started) args.push(task.key, task.generation, task.id);
+    return args;
+  },
+  decode: (reply) => Number(reply),
+});
+
+/** ensure-group-1.lua: the consumer group exists (made on a full Redis too). */
+export const ENSURE_GROUP = defineScript<Record<string, never>, boolean>({
+  file: 'ensure-group-1',
+  keys: (k) => [k.stream],
+  args: () => [CONSUMER_GROUP],
+  decode: (reply) => reply === 1,
 });

@@ -64,6 +64,7 @@ describe('docket CLI: values, durations and times', () => {
         'DOCKET_WORKER_SCHEDULING_RESOLUTION',
         'DOCKET_WORKER_SCHEDULE_AUTOMATIC_TASKS',
         'DOCKET_WORKER_SHUTDOWN_TIMEOUT',
+        'DOCKET_WORKER_MAX_REDELIVERIES',
       ],
     );
     assert.deepEqual(

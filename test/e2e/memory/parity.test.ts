@@ -25,6 +25,7 @@ import { STRIKE } from '../../../lib/store/scripts/strike.script.js';
 import {
   FORGET_CONSUMER,
   HEARTBEAT,
+  RELEASE,
   RENEW_LEASES,
   UNREGISTER,
 } from '../../../lib/store/scripts/worker-registry.script.js';
@@ -200,6 +201,8 @@ async function runSequence(seed: number, steps: number): Promise<void> {
         consumer: 'w',
         now,
         executionTtl,
+        deadLetterTtl: 600_000,
+        maxStarts: 2,
         requests: messages.map((x) => ({
           key: x.key,
           generation: x.generation,
@@ -250,7 +253,10 @@ async function runSequence(seed: number, steps: number): Promise<void> {
           (_c, side) => script(side, SCHEDULE_MANY, { now, requests }),
         );
       } else if (op < 0.4) {
-        await both('moveDue', (_c, side) => script(side, MOVE_DUE, { now, limit: 3 }));
+        const executionTtl = pick([0, 600_000]);
+        await both('moveDue', (_c, side) =>
+          script(side, MOVE_DUE, { now, limit: 3, executionTtl, deadLetterTtl: 600_000 }),
+        );
       } else if (op < 0.6) {
         const count = 1 + Math.floor(next() * 3);
         const [r, m] = (await both(`read ${count}`, (c) =>
@@ -335,6 +341,17 @@ async function runSequence(seed: number, steps: number): Promise<void> {
             ids: held.map((h) => h.ids[side]),
             running: held.map((h) => ({ key: h.key, admission: h.admission })),
             now,
+          }),
+        );
+      } else if (op < 0.905 && held.length > 0) {
+        // an orderly shutdown hands back what its worker holds
+        const handed = held.splice(0, 1 + Math.floor(next() * held.length));
+        await both(`release ${handed.map((h) => h.key).join(',')}`, (_c, side) =>
+          script(side, RELEASE, {
+            consumer: 'w',
+            now,
+            held: handed.map((h) => h.ids[side]),
+            started: handed.map((h) => ({ key: h.key, generation: h.generation, id: h.ids[side] })),
           }),
         );
       } else if (op < 0.91) {

@@ -302,8 +302,10 @@ describe('fuzzing the stream', { timeout: 120_000 }, () => {
         '__proto__',
         'constructor',
         'line\nbreak',
-        'x'.repeat(100_000),
+        // the longest key maxKeyBytes allows (one more byte is refused before Redis)
+        'é'.repeat(512),
       ];
+      assert.throws(() => client.add(ODD_TASK, { key: `x${'é'.repeat(512)}` }), TypeError);
       const events: ExecutionEvent[][] = [];
       for (const key of keys) {
         const execution = await client.add(ODD_TASK, { key })('v');

@@ -25,3 +25,15 @@ local function schedule_key(prefix, group, key, task, args, when, attempt, now, 
   local newState, generation = schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate)
   return { 'scheduled', newState, when, tostring(generation), task, args, attempt }
 end
+
+--[[
+  schedule_key_isolated(...): schedule_key with the same arguments, except that a record of
+  the key that cannot be read (a wrong-typed key) fails this key only:
+  { 'error', <reason>, '', '', '', '', '' }.
+]]
+local function schedule_key_isolated(...)
+  local ok, reply = pcall(schedule_key, ...)
+  if ok then return reply end
+  local reason = type(reply) == 'table' and reply.err or tostring(reply)
+  return { 'error', 'UnreadableRecordError: ' .. reason, '', '', '', '', '' }
+end

@@ -21,7 +21,7 @@ local function schedule_run(prefix, key, task, args, when, attempt, now, tracepa
   end
   if not fresh then
     redis.call('HDEL', runs, 'worker', 'startedAt', 'completedAt', 'error', 'cancel', 'streamId', 'waiting',
-      'reserved', 'reservedMax', 'traceparent', 'tracestate')
+      'reserved', 'reservedMax', 'traceparent', 'tracestate', 'starts')
     redis.call('PERSIST', runs)
   end
   if traceparent and traceparent ~= '' then
