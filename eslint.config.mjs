@@ -8,6 +8,8 @@ import tseslint from 'typescript-eslint';
 const STORE_INSIDE = [
   '**/store/connection.js',
   '**/store/subscriptions.js',
+  '**/store/docket-channels.js',
+  '**/store/redis-errors.js',
   '**/store/delivery-reader.js',
   '**/store/keys.js',
   '**/store/records.js',
