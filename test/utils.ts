@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import type { DynamicModule, ModuleMetadata, Provider } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis, type RedisOptions } from 'ioredis';
-import { DocketClient, DocketModule, DocketWorker } from '../lib/index.js';
+import { DocketClient, DocketInspector, DocketModule, DocketWorker } from '../lib/index.js';
 import type { DocketModuleOptions } from '../lib/index.js';
 import { MemoryClient } from '../lib/store/memory/memory-client.js';
 
@@ -45,6 +45,8 @@ export interface TestDocket {
   module: TestingModule;
   client: DocketClient;
   worker: DocketWorker;
+  /** The read model: depths, snapshot, workers, progress, strikes, state events. */
+  inspector: DocketInspector;
   name: string;
   close(): Promise<void>;
 }
@@ -77,6 +79,7 @@ export async function createDocket(
     module,
     client: module.get(DocketClient),
     worker: module.get(DocketWorker),
+    inspector: module.get(DocketInspector),
     name,
     close: () => module.close(),
   };
@@ -195,6 +198,42 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out after ${timeout}ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Where the tasks of a docket are: due and not read, future, and read by a worker. */
+export async function places(docket: {
+  inspector: DocketInspector;
+}): Promise<{ queue: number; schedule: number; running: number }> {
+  const { queue, schedule, running } = await docket.inspector.depths();
+  return { queue, schedule, running };
+}
+
+/** Every field the read model shows of the execution of `key` (which must exist). */
+export async function readModel(client: DocketClient, key: string) {
+  const execution = await client.getExecution(key);
+  if (!execution) throw new Error(`no execution of ${key}`);
+  const { state, taskName, args, when, attempt, generation, worker, startedAt, completedAt } =
+    execution;
+  return {
+    ...{ state, taskName, args, when, attempt, generation, worker, startedAt, completedAt },
+    ...{ error: execution.error, progress: execution.progress },
+  };
+}
+
+/**
+ * Whether task `key` waits in a concurrency line while `running` tasks run: the snapshot lists
+ * it, and the depths show that the stream holds only the running tasks' messages and the queue
+ * nothing (so `key` is neither on the stream nor in the queue: it is in a waiting line).
+ */
+export async function waitsInLine(
+  docket: { inspector: DocketInspector },
+  key: string,
+  running: number,
+): Promise<boolean> {
+  const snapshot = await docket.inspector.snapshot();
+  if (!snapshot.future.some((f) => f.key === key)) return false;
+  const depths = await docket.inspector.depths();
+  return depths.queue === 0 && depths.schedule === 0 && depths.running === running;
 }
 
 /** A free TCP port on the loopback interface. */
