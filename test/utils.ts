@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { DynamicModule, ModuleMetadata, Provider } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis, type RedisOptions } from 'ioredis';
@@ -234,6 +235,72 @@ export async function waitsInLine(
   if (!snapshot.future.some((f) => f.key === key)) return false;
   const depths = await docket.inspector.depths();
   return depths.queue === 0 && depths.schedule === 0 && depths.running === running;
+}
+
+/** A worker in a child process (test/fixtures/worker-process.ts) that runs the task `hang`. */
+export interface ChildWorker {
+  /** The `<worker>:<label>` of the first task the child started (undefined after 20 s). */
+  started(): Promise<string | undefined>;
+  /** How many tasks the child started so far. */
+  readonly starts: number;
+  /** SIGKILL the child and wait until it is gone. */
+  killed(): Promise<void>;
+}
+
+/**
+ * Start a worker named `worker` on docket `name` in a child process (killed after the test);
+ * its task `hang(label)` reports its start on the child's stdout and then hangs for a minute.
+ */
+export function childWorker(
+  t: { after(fn: () => Promise<void>): void },
+  name: string,
+  worker: string,
+  redeliveryTimeout: number,
+): ChildWorker {
+  const fixture = fileURLToPath(new URL('./fixtures/worker-process.js', import.meta.url));
+  const child = spawn(
+    process.execPath,
+    [fixture, name, REDIS_URL, worker, String(redeliveryTimeout)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const labels: string[] = [];
+  const first = deferred<string>();
+  let buffered = '';
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      const match = /^started (.*)$/.exec(buffered.slice(0, end));
+      buffered = buffered.slice(end + 1);
+      if (match) {
+        labels.push(match[1]);
+        first.resolve(match[1]);
+      }
+    }
+  });
+  const killed = async () => {
+    child.kill('SIGKILL');
+    await exited;
+  };
+  t.after(killed);
+  return {
+    started: async () => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), 20_000);
+      });
+      try {
+        return await Promise.race([first.promise, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    get starts() {
+      return labels.length;
+    },
+    killed,
+  };
 }
 
 /** A free TCP port on the loopback interface. */
