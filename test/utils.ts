@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { DynamicModule, ModuleMetadata, Provider } from '@nestjs/common';
@@ -9,7 +8,6 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis, type RedisOptions } from 'ioredis';
 import { DocketClient, DocketInspector, DocketModule, DocketWorker } from '../lib/index.js';
 import type { DocketModuleOptions } from '../lib/index.js';
-import { MemoryClient } from '../lib/store/memory/memory-client.js';
 
 /**
  * The backend this test process runs on: test/run.mjs runs the engine suite once on its own
@@ -31,15 +29,6 @@ export const REDIS_URL =
 /** A docket name no other test uses. */
 export function uniqueName(prefix = 't'): string {
   return `${prefix}-${randomBytes(4).toString('hex')}`;
-}
-
-/**
- * A plain client for looking into the backend directly (on memory://, a client of the same
- * in-process server with the same commands); close it with `disconnect()`.
- */
-export function rawRedis(): Redis {
-  if (BACKEND === 'memory') return new MemoryClient('tests') as unknown as Redis;
-  return new Redis(REDIS_URL);
 }
 
 export interface TestDocket {
@@ -117,70 +106,6 @@ export function deferred<T = void>(): {
     reject = rej;
   });
   return { promise, resolve, reject };
-}
-
-const PERMANENT = new Set(['stream', 'queue', 'strikes', 'workers', 'dead']);
-
-/**
- * Assert that every key of docket `name` has a TTL, except its permanent structures and the
- * records of live tasks (scheduled, queued or running).
- */
-export async function assertNoKeyWithoutTtl(name: string): Promise<void> {
-  const redis = rawRedis();
-  try {
-    const prefix = `{${name}}:`;
-    const keys = await redis.keys(`${prefix}*`);
-    const leaks: string[] = [];
-    for (const key of keys) {
-      const suffix = key.slice(prefix.length);
-      if (PERMANENT.has(suffix)) continue;
-      if ((await redis.pttl(key)) !== -1) continue;
-      const match = /^(runs|parked|progress):(.*)$/.exec(suffix);
-      if (match) {
-        const state = await redis.hget(`${prefix}runs:${match[2]}`, 'state');
-        if (state === 'scheduled' || state === 'queued' || state === 'running') continue;
-      }
-      leaks.push(key);
-    }
-    assert.deepEqual(leaks, [], `keys without a TTL: ${leaks.join(', ')}`);
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** The keys of docket `name`, without the `{name}:` prefix, sorted. */
-export async function docketKeys(name: string): Promise<string[]> {
-  const redis = rawRedis();
-  try {
-    const prefix = `{${name}}:`;
-    return (await redis.keys(`${prefix}*`)).map((key) => key.slice(prefix.length)).sort();
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** The number of messages of docket `name` that a worker read and has not acknowledged. */
-export async function pendingCount(name: string): Promise<number> {
-  const redis = rawRedis();
-  try {
-    const [count] = (await redis.xpending(`{${name}}:stream`, 'docket-workers')) as [number];
-    return Number(count);
-  } catch (error) {
-    if (String(error).includes('NOGROUP')) return 0;
-    throw error;
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** The runs hash of a task key of docket `name`. */
-export async function runsHash(name: string, key: string): Promise<Record<string, string>> {
-  const redis = rawRedis();
-  try {
-    return await redis.hgetall(`{${name}}:runs:${key}`);
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /**
