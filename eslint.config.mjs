@@ -98,8 +98,18 @@ const boundaries = [
   { files: ['lib/cli/*.ts'], patterns: [publicOnly('../', ['util/*', ...CLI_EXTRA])] },
   { files: ['lib/cli/commands/*.ts'], patterns: [publicOnly('../../', ['util/*', ...CLI_EXTRA])] },
   { files: ['lib/index.ts'], patterns: [] },
-].map(({ files, patterns, paths = [] }) => ({
+  // only the storage contract suite looks at raw keys; other tests use the public API
+  {
+    files: ['test/e2e/**/*.ts', 'test/fixtures/**/*.ts', 'test/chaos/**/*.ts', 'test/utils.ts'],
+    patterns: [
+      restrict('only test/contract/ reads raw keys: use the public API and the read model', [
+        '**/contract/raw.js',
+      ]),
+    ],
+  },
+].map(({ files, ignores, patterns, paths = [] }) => ({
   files,
+  ...(ignores ? { ignores } : {}),
   rules: { 'no-restricted-imports': ['error', { patterns, paths }] },
 }));
 

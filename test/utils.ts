@@ -1,14 +1,13 @@
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { DynamicModule, ModuleMetadata, Provider } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis, type RedisOptions } from 'ioredis';
-import { DocketClient, DocketModule, DocketWorker } from '../lib/index.js';
+import { DocketClient, DocketInspector, DocketModule, DocketWorker } from '../lib/index.js';
 import type { DocketModuleOptions } from '../lib/index.js';
-import { MemoryClient } from '../lib/store/memory/memory-client.js';
 
 /**
  * The backend this test process runs on: test/run.mjs runs the engine suite once on its own
@@ -32,19 +31,12 @@ export function uniqueName(prefix = 't'): string {
   return `${prefix}-${randomBytes(4).toString('hex')}`;
 }
 
-/**
- * A plain client for looking into the backend directly (on memory://, a client of the same
- * in-process server with the same commands); close it with `disconnect()`.
- */
-export function rawRedis(): Redis {
-  if (BACKEND === 'memory') return new MemoryClient('tests') as unknown as Redis;
-  return new Redis(REDIS_URL);
-}
-
 export interface TestDocket {
   module: TestingModule;
   client: DocketClient;
   worker: DocketWorker;
+  /** The read model: depths, snapshot, workers, progress, strikes, state events. */
+  inspector: DocketInspector;
   name: string;
   close(): Promise<void>;
 }
@@ -77,6 +69,7 @@ export async function createDocket(
     module,
     client: module.get(DocketClient),
     worker: module.get(DocketWorker),
+    inspector: module.get(DocketInspector),
     name,
     close: () => module.close(),
   };
@@ -115,70 +108,6 @@ export function deferred<T = void>(): {
   return { promise, resolve, reject };
 }
 
-const PERMANENT = new Set(['stream', 'queue', 'strikes', 'workers', 'dead']);
-
-/**
- * Assert that every key of docket `name` has a TTL, except its permanent structures and the
- * records of live tasks (scheduled, queued or running).
- */
-export async function assertNoKeyWithoutTtl(name: string): Promise<void> {
-  const redis = rawRedis();
-  try {
-    const prefix = `{${name}}:`;
-    const keys = await redis.keys(`${prefix}*`);
-    const leaks: string[] = [];
-    for (const key of keys) {
-      const suffix = key.slice(prefix.length);
-      if (PERMANENT.has(suffix)) continue;
-      if ((await redis.pttl(key)) !== -1) continue;
-      const match = /^(runs|parked|progress):(.*)$/.exec(suffix);
-      if (match) {
-        const state = await redis.hget(`${prefix}runs:${match[2]}`, 'state');
-        if (state === 'scheduled' || state === 'queued' || state === 'running') continue;
-      }
-      leaks.push(key);
-    }
-    assert.deepEqual(leaks, [], `keys without a TTL: ${leaks.join(', ')}`);
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** The keys of docket `name`, without the `{name}:` prefix, sorted. */
-export async function docketKeys(name: string): Promise<string[]> {
-  const redis = rawRedis();
-  try {
-    const prefix = `{${name}}:`;
-    return (await redis.keys(`${prefix}*`)).map((key) => key.slice(prefix.length)).sort();
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** The number of messages of docket `name` that a worker read and has not acknowledged. */
-export async function pendingCount(name: string): Promise<number> {
-  const redis = rawRedis();
-  try {
-    const [count] = (await redis.xpending(`{${name}}:stream`, 'docket-workers')) as [number];
-    return Number(count);
-  } catch (error) {
-    if (String(error).includes('NOGROUP')) return 0;
-    throw error;
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** The runs hash of a task key of docket `name`. */
-export async function runsHash(name: string, key: string): Promise<Record<string, string>> {
-  const redis = rawRedis();
-  try {
-    return await redis.hgetall(`{${name}}:runs:${key}`);
-  } finally {
-    redis.disconnect();
-  }
-}
-
 /**
  * Check `condition` until it holds, for state that changes without an event to wait on (the
  * heartbeat registry); fails after `timeout` ms with `what`.
@@ -195,6 +124,108 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out after ${timeout}ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Where the tasks of a docket are: due and not read, future, and read by a worker. */
+export async function places(docket: {
+  inspector: DocketInspector;
+}): Promise<{ queue: number; schedule: number; running: number }> {
+  const { queue, schedule, running } = await docket.inspector.depths();
+  return { queue, schedule, running };
+}
+
+/** Every field the read model shows of the execution of `key` (which must exist). */
+export async function readModel(client: DocketClient, key: string) {
+  const execution = await client.getExecution(key);
+  if (!execution) throw new Error(`no execution of ${key}`);
+  const { state, taskName, args, when, attempt, generation, worker, startedAt, completedAt } =
+    execution;
+  return {
+    ...{ state, taskName, args, when, attempt, generation, worker, startedAt, completedAt },
+    ...{ error: execution.error, progress: execution.progress },
+  };
+}
+
+/**
+ * Whether task `key` waits in a concurrency line while `running` tasks run: the snapshot lists
+ * it, and the depths show that the stream holds only the running tasks' messages and the queue
+ * nothing (so `key` is neither on the stream nor in the queue: it is in a waiting line).
+ */
+export async function waitsInLine(
+  docket: { inspector: DocketInspector },
+  key: string,
+  running: number,
+): Promise<boolean> {
+  const snapshot = await docket.inspector.snapshot();
+  if (!snapshot.future.some((f) => f.key === key)) return false;
+  const depths = await docket.inspector.depths();
+  return depths.queue === 0 && depths.schedule === 0 && depths.running === running;
+}
+
+/** A worker in a child process (test/fixtures/worker-process.ts) that runs the task `hang`. */
+export interface ChildWorker {
+  /** The `<worker>:<label>` of the first task the child started (undefined after 20 s). */
+  started(): Promise<string | undefined>;
+  /** How many tasks the child started so far. */
+  readonly starts: number;
+  /** SIGKILL the child and wait until it is gone. */
+  killed(): Promise<void>;
+}
+
+/**
+ * Start a worker named `worker` on docket `name` in a child process (killed after the test);
+ * its task `hang(label)` reports its start on the child's stdout and then hangs for a minute.
+ */
+export function childWorker(
+  t: { after(fn: () => Promise<void>): void },
+  name: string,
+  worker: string,
+  redeliveryTimeout: number,
+): ChildWorker {
+  const fixture = fileURLToPath(new URL('./fixtures/worker-process.js', import.meta.url));
+  const child = spawn(
+    process.execPath,
+    [fixture, name, REDIS_URL, worker, String(redeliveryTimeout)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const labels: string[] = [];
+  const first = deferred<string>();
+  let buffered = '';
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      const match = /^started (.*)$/.exec(buffered.slice(0, end));
+      buffered = buffered.slice(end + 1);
+      if (match) {
+        labels.push(match[1]);
+        first.resolve(match[1]);
+      }
+    }
+  });
+  const killed = async () => {
+    child.kill('SIGKILL');
+    await exited;
+  };
+  t.after(killed);
+  return {
+    started: async () => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), 20_000);
+      });
+      try {
+        return await Promise.race([first.promise, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    get starts() {
+      return labels.length;
+    },
+    killed,
+  };
 }
 
 /** A free TCP port on the loopback interface. */

@@ -4,14 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { DocketTask } from '../../lib/index.js';
 import { DOCKET_STORE } from '../../lib/docket.tokens.js';
 import type { DocketStore } from '../../lib/store/docket-store.js';
-import {
-  assertNoKeyWithoutTtl,
-  createDocket,
-  deferred,
-  rawRedis,
-  runsHash,
-  type TestDocket,
-} from '../utils.js';
+import { createDocket, deferred, places, type TestDocket } from '../utils.js';
 
 @Injectable()
 class Tasks {
@@ -50,7 +43,6 @@ describe('add', { timeout: 60_000 }, () => {
     tasks = docket.module.get(Tasks);
   });
   after(async () => {
-    await assertNoKeyWithoutTtl(docket.name);
     await docket.close();
   });
 
@@ -157,17 +149,16 @@ describe('add', { timeout: 60_000 }, () => {
     assert.equal(second.disposition, 'already_scheduled');
     assert.equal(second.state, 'scheduled');
     assert.equal(second.when.getTime(), when.getTime());
-    const runs = await runsHash(docket.name, 'future');
-    assert.equal(runs.args, '["old"]');
-    assert.equal(runs.when, String(when.getTime()));
-    assert.equal(runs.generation, '1');
-    const redis = rawRedis();
-    try {
-      assert.equal(await redis.zscore(`{${docket.name}}:queue`, 'future'), String(when.getTime()));
-      assert.equal(await redis.hget(`{${docket.name}}:parked:future`, 'args'), '["old"]');
-    } finally {
-      redis.disconnect();
-    }
+    const stored = await docket.client.getExecution('future');
+    assert.equal(stored?.state, 'scheduled');
+    assert.deepEqual(stored?.args, ['old']);
+    assert.equal(stored?.when.getTime(), when.getTime());
+    assert.equal(stored?.generation, 1);
+    const { future } = await docket.inspector.snapshot();
+    assert.deepEqual(
+      future.filter((f) => f.key === 'future').map((f) => [f.args, f.when.getTime()]),
+      [[['old'], when.getTime()]],
+    );
     await docket.client.cancel('future');
   });
 
@@ -189,12 +180,8 @@ describe('add', { timeout: 60_000 }, () => {
     const second = await docket.client.add(Tasks.prototype.record, { key: 'queued' })('two');
     assert.equal(second.disposition, 'already_scheduled');
     assert.equal(second.state, 'queued');
-    const redis = rawRedis();
-    try {
-      assert.equal(await redis.xlen(`{${docket.name}}:stream`), 1);
-    } finally {
-      redis.disconnect();
-    }
+    // one message waits on the stream, nothing in the queue, nothing read by a worker
+    assert.deepEqual(await places(docket), { queue: 1, schedule: 0, running: 0 });
     tasks.calls = [];
     await docket.worker.runUntilFinished();
     assert.deepEqual(tasks.calls, ['one']);
@@ -260,7 +247,7 @@ describe('add', { timeout: 60_000 }, () => {
     assert.notEqual(a.key, b.key);
     // Version 7 keys are time-ordered.
     assert.ok(a.key < b.key, `${a.key} < ${b.key}`);
-    assert.equal((await runsHash(docket.name, a.key)).state, 'queued');
+    assert.equal((await docket.client.getExecution(a.key))?.state, 'queued');
     await docket.worker.runUntilFinished();
   });
 });

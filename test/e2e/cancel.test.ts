@@ -8,16 +8,7 @@ import {
   SchedulerService,
   type TaskContext,
 } from '../../lib/index.js';
-import {
-  assertNoKeyWithoutTtl,
-  deferred,
-  docketKeys,
-  pendingCount,
-  rawRedis,
-  runsHash,
-  useDocket,
-  waitFor,
-} from '../utils.js';
+import { deferred, places, readModel, useDocket, waitFor, type TestDocket } from '../utils.js';
 
 @Injectable()
 class Tasks {
@@ -58,13 +49,9 @@ class Tasks {
 
 const FAST = { worker: { minimumCheckInterval: 100 } };
 
-async function streamLength(name: string): Promise<number> {
-  const redis = rawRedis();
-  try {
-    return await redis.xlen(`{${name}}:stream`);
-  } finally {
-    redis.disconnect();
-  }
+/** The state of `key` in the read model. */
+async function stateOf(docket: TestDocket, key: string) {
+  return (await docket.client.getExecution(key))?.state;
 }
 
 describe('cancel', { timeout: 60_000 }, () => {
@@ -78,19 +65,14 @@ describe('cancel', { timeout: 60_000 }, () => {
     await docket.client.cancel('s');
     await assert.rejects(execution.result({ timeout: 2_000 }), ExecutionCancelledError);
     assert.equal(execution.state, 'cancelled');
-    const redis = rawRedis();
-    try {
-      assert.equal(await redis.zcard(`{${docket.name}}:queue`), 0);
-      assert.equal(await redis.exists(`{${docket.name}}:parked:s`), 0);
-    } finally {
-      redis.disconnect();
-    }
+    // it left the queue (test/contract/future-tasks checks that its parked record went too)
+    assert.deepEqual(await places(docket), { queue: 0, schedule: 0, running: 0 });
+    assert.equal((await docket.inspector.snapshot()).totalTasks, 0);
     await docket.worker.runUntilFinished();
     assert.deepEqual(tasks.calls, []);
     const after = await docket.client.getExecution('s');
     assert.equal(after?.state, 'cancelled');
     assert.ok(after?.completedAt instanceof Date);
-    await assertNoKeyWithoutTtl(docket.name);
   });
 
   it('of a due task no worker has read yet: its message leaves the stream', async (t) => {
@@ -98,14 +80,13 @@ describe('cancel', { timeout: 60_000 }, () => {
     const tasks = docket.module.get(Tasks);
     const execution = await docket.client.add(Tasks.prototype.record, { key: 'q' })('x');
     assert.equal(execution.state, 'queued');
-    assert.equal(await streamLength(docket.name), 1);
+    assert.deepEqual(await places(docket), { queue: 1, schedule: 0, running: 0 });
     await docket.client.cancel('q');
-    assert.equal(await streamLength(docket.name), 0);
-    assert.equal((await runsHash(docket.name, 'q')).state, 'cancelled');
+    assert.deepEqual(await places(docket), { queue: 0, schedule: 0, running: 0 });
+    assert.equal(await stateOf(docket, 'q'), 'cancelled');
     await docket.worker.runUntilFinished();
     assert.deepEqual(tasks.calls, []);
     await assert.rejects(execution.result({ timeout: 2_000 }), ExecutionCancelledError);
-    await assertNoKeyWithoutTtl(docket.name);
   });
 
   it('of a future task after the scheduler moved it to the stream', async (t) => {
@@ -113,18 +94,17 @@ describe('cancel', { timeout: 60_000 }, () => {
     const tasks = docket.module.get(Tasks);
     const scheduler = docket.module.get(SchedulerService);
     await docket.client.add(Tasks.prototype.record, { key: 'm', delay: 400 })('x');
-    assert.equal((await runsHash(docket.name, 'm')).state, 'scheduled');
+    assert.equal(await stateOf(docket, 'm'), 'scheduled');
     await waitFor(async () => {
       await scheduler.moveDue();
-      return (await runsHash(docket.name, 'm')).state === 'queued';
+      return (await stateOf(docket, 'm')) === 'queued';
     }, 'the scheduler to move the task');
-    assert.equal(await streamLength(docket.name), 1);
+    assert.deepEqual(await places(docket), { queue: 1, schedule: 0, running: 0 });
     await docket.client.cancel('m');
-    assert.equal(await streamLength(docket.name), 0);
-    assert.equal((await runsHash(docket.name, 'm')).state, 'cancelled');
+    assert.deepEqual(await places(docket), { queue: 0, schedule: 0, running: 0 });
+    assert.equal(await stateOf(docket, 'm'), 'cancelled');
     await docket.worker.runUntilFinished();
     assert.deepEqual(tasks.calls, []);
-    await assertNoKeyWithoutTtl(docket.name);
   });
 
   it('of a running task aborts its signal; a handler that throws ends cancelled, never retried', async (t) => {
@@ -143,12 +123,11 @@ describe('cancel', { timeout: 60_000 }, () => {
     await worker;
     assert.equal(tasks.aborted?.aborted, true);
     assert.deepEqual(tasks.calls, ['x']);
-    const runs = await runsHash(docket.name, 'r');
-    assert.equal(runs.state, 'cancelled');
-    assert.equal(runs.attempt, '1');
-    assert.equal(await pendingCount(docket.name), 0);
-    assert.equal(await streamLength(docket.name), 0);
-    await assertNoKeyWithoutTtl(docket.name);
+    const runs = await docket.client.getExecution('r');
+    assert.equal(runs?.state, 'cancelled');
+    assert.equal(runs?.attempt, 1);
+    // nothing read and unacknowledged, nothing left on the stream or in the queue
+    assert.deepEqual(await places(docket), { queue: 0, schedule: 0, running: 0 });
   });
 
   it('of a running task whose handler ignores the abort and returns: cancelled, its result discarded', async (t) => {
@@ -162,21 +141,20 @@ describe('cancel', { timeout: 60_000 }, () => {
     await worker;
     assert.equal(tasks.aborted?.aborted, true);
     assert.equal(execution.state, 'cancelled');
-    assert.equal((await runsHash(docket.name, 'i')).state, 'cancelled');
+    assert.equal(await stateOf(docket, 'i'), 'cancelled');
     assert.equal(await docket.client.cancel('i'), 'finished');
-    await assertNoKeyWithoutTtl(docket.name);
   });
 
   it('of a finished task changes nothing', async (t) => {
     const docket = await useDocket(t, [Tasks], FAST);
     const execution = await docket.client.add(Tasks.prototype.record, { key: 'done' })('x');
     await docket.worker.runUntilFinished();
-    const before = await runsHash(docket.name, 'done');
+    const before = await readModel(docket.client, 'done');
     assert.equal(before.state, 'completed');
     await docket.client.cancel('done');
-    assert.deepEqual(await runsHash(docket.name, 'done'), before);
+    // (test/contract/execution-records checks every field of its record, internal ones too)
+    assert.deepEqual(await readModel(docket.client, 'done'), before);
     assert.equal(await execution.result({ timeout: 2_000 }), 'x');
-    await assertNoKeyWithoutTtl(docket.name);
   });
 
   it('twice is harmless, for a queued and for a running task', async (t) => {
@@ -191,10 +169,11 @@ describe('cancel', { timeout: 60_000 }, () => {
       }
     })();
     await docket.client.cancel('twice');
-    const cancelledAt = (await runsHash(docket.name, 'twice')).completedAt;
+    const cancelledAt = (await docket.client.getExecution('twice'))?.completedAt;
+    assert.ok(cancelledAt instanceof Date);
     await docket.client.cancel('twice');
     await collecting;
-    assert.equal((await runsHash(docket.name, 'twice')).completedAt, cancelledAt);
+    assert.deepEqual((await docket.client.getExecution('twice'))?.completedAt, cancelledAt);
     assert.equal(events.at(-1), 'cancelled');
     assert.equal(events.filter((s) => s === 'cancelled').length, 1);
 
@@ -206,14 +185,15 @@ describe('cancel', { timeout: 60_000 }, () => {
     await assert.rejects(running.result({ timeout: 5_000 }), ExecutionCancelledError);
     await worker;
     await docket.client.cancel('run2');
-    assert.equal((await runsHash(docket.name, 'run2')).state, 'cancelled');
+    assert.equal(await stateOf(docket, 'run2'), 'cancelled');
     assert.deepEqual(tasks.calls, ['y']);
-    await assertNoKeyWithoutTtl(docket.name);
   });
 
   it('of an unknown key writes nothing', async (t) => {
     const docket = await useDocket(t, [Tasks], FAST);
     await docket.client.cancel('never-added');
-    assert.deepEqual(await docketKeys(docket.name), []);
+    // (test/contract/key-lifetimes checks that no key was written)
+    assert.equal(await docket.client.getExecution('never-added'), null);
+    assert.equal((await docket.inspector.snapshot()).totalTasks, 0);
   });
 });

@@ -13,7 +13,7 @@ import {
   type DocketModuleOptions,
   type DocketOptionsFactory,
 } from '../../lib/index.js';
-import { REDIS_URL, assertNoKeyWithoutTtl, createDocket, uniqueName } from '../utils.js';
+import { REDIS_URL, createDocket, uniqueName } from '../utils.js';
 
 @Injectable()
 class Tasks {
@@ -70,7 +70,6 @@ async function runOne(
     await module.get(DocketWorker).runUntilFinished();
     assert.equal(await execution.result({ timeout: 2_000 }), 42);
     assert.equal((await client.getExecution(execution.key))?.worker, worker);
-    await assertNoKeyWithoutTtl(settings.name);
   } finally {
     await module.close();
   }

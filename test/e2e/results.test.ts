@@ -9,7 +9,7 @@ import {
   type Execution,
   type TaskContext,
 } from '../../lib/index.js';
-import { assertNoKeyWithoutTtl, docketKeys, rawRedis, useDocket, waitFor } from '../utils.js';
+import { useDocket, waitFor } from '../utils.js';
 
 class MyError extends Error {
   override name = 'MyError';
@@ -115,7 +115,6 @@ describe('results and events', { timeout: 30_000 }, () => {
     assert.ok(value.set instanceof Set);
     assert.ok(Buffer.isBuffer(value.buffer));
     assert.equal(typeof value.big, 'bigint');
-    await assertNoKeyWithoutTtl(docket.name);
   });
 
   it('give undefined for a task that returns nothing', async (t) => {
@@ -124,7 +123,6 @@ describe('results and events', { timeout: 30_000 }, () => {
     await docket.worker.runUntilFinished();
     assert.equal(await execution.result({ timeout: 2_000 }), undefined);
     assert.equal(execution.state, 'completed');
-    await assertNoKeyWithoutTtl(docket.name);
   });
 
   it('rebuild a thrown custom error with its name and message', async (t) => {
@@ -139,7 +137,6 @@ describe('results and events', { timeout: 30_000 }, () => {
     });
     assert.equal(execution.state, 'failed');
     assert.equal(execution.error, 'MyError: it went wrong: badly');
-    await assertNoKeyWithoutTtl(docket.name);
   });
 
   it('show state, worker and times through getExecution after completion', async (t) => {
@@ -160,7 +157,6 @@ describe('results and events', { timeout: 30_000 }, () => {
     assert.ok(execution.completedAt.getTime() >= execution.startedAt.getTime());
     assert.equal(execution.error, undefined);
     assert.equal(await docket.client.getExecution('no-such-key'), null);
-    await assertNoKeyWithoutTtl(docket.name);
   });
 
   it('arrive through subscribe() as queued → running → completed, with progress in order', async (t) => {
@@ -190,7 +186,6 @@ describe('results and events', { timeout: 30_000 }, () => {
     assert.equal(completedAt, events.length - 1, 'the terminal state is the last event');
     assert.equal(execution.state, 'completed');
     assert.deepEqual(execution.progress.current, 3);
-    await assertNoKeyWithoutTtl(docket.name);
   });
 
   it('of a failing task end with failed and the error "Error: <message>"', async (t) => {
@@ -205,7 +200,6 @@ describe('results and events', { timeout: 30_000 }, () => {
     );
     assert.equal(states.at(-1)?.error, 'Error: no luck');
     assert.ok(states.at(-1)?.completedAt instanceof Date);
-    await assertNoKeyWithoutTtl(docket.name);
   });
 
   it('of a finished execution: subscribe() gives the final state and ends', async (t) => {
@@ -242,7 +236,6 @@ describe('waiting for a result', { timeout: 30_000 }, () => {
     // The execution itself is untouched and still runs.
     await docket.worker.runUntilFinished();
     assert.equal(await execution.result({ timeout: 2_000 }), undefined);
-    await assertNoKeyWithoutTtl(docket.name);
   });
 
   it('sync() refreshes the execution in place', async (t) => {
@@ -260,7 +253,6 @@ describe('waiting for a result', { timeout: 30_000 }, () => {
       [3, 3, 'almost'],
     );
     assert.ok(execution.progress.updatedAt instanceof Date);
-    await assertNoKeyWithoutTtl(docket.name);
   });
 });
 
@@ -276,14 +268,15 @@ describe('executionTtl: 0', { timeout: 30_000 }, () => {
     );
     await docket.client.cancel('cancelled');
     await docket.worker.runUntilFinished();
-    const keys = await docketKeys(docket.name);
-    assert.deepEqual(
-      keys.filter((k) => !['stream', 'queue', 'dead', 'workers', 'strikes'].includes(k)),
-      [],
-    );
-    assert.equal(await docket.client.getExecution('done'), null);
+    // (test/contract/key-lifetimes checks that no key of an execution is left)
+    for (const key of ['done', 'failed', 'cancelled']) {
+      assert.equal(await docket.client.getExecution(key), null, key);
+    }
+    assert.deepEqual(await docket.inspector.progress(['done']), [
+      { current: null, total: 100, message: null, updatedAt: null },
+    ]);
+    assert.equal((await docket.inspector.snapshot()).totalTasks, 0);
     await assert.rejects(done.result({ timeout: 1_000 }), /unknown to Redis/);
-    await assertNoKeyWithoutTtl(docket.name);
   });
 });
 
@@ -294,23 +287,16 @@ describe('executionTtl', { timeout: 30_000 }, () => {
     await docket.worker.runUntilFinished();
     const completedAt = Date.now();
     assert.equal(await execution.result({ timeout: 2_000 }), 'reported');
-    const redis = rawRedis();
-    try {
-      for (const key of ['runs:ttl', 'results:ttl', 'progress:ttl']) {
-        const ttl = await redis.pttl(`{${docket.name}}:${key}`);
-        assert.ok(ttl > 0 && ttl <= 600, `${key} expires in ${ttl}ms`);
-      }
-    } finally {
-      redis.disconnect();
-    }
+    assert.equal((await docket.inspector.progress(['ttl']))[0].current, 3);
+    // (test/contract/key-lifetimes checks the TTL of each key of the execution)
     await waitFor(
       async () => (await docket.client.getExecution('ttl')) === null,
       'the execution to expire',
     );
     assert.ok(Date.now() - completedAt >= 400, 'forgotten long before executionTtl');
-    assert.deepEqual(
-      (await docketKeys(docket.name)).filter((k) => k.endsWith(':ttl')),
-      [],
+    await waitFor(
+      async () => (await docket.inspector.progress(['ttl']))[0].updatedAt === null,
+      'the progress to expire',
     );
   });
 });

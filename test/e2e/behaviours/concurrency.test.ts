@@ -2,14 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { Ctx, DocketTask, ExecutionCancelledError, type TaskContext } from '../../../lib/index.js';
-import { assertNoKeyWithoutTtl, createDocket, deferred, type TestDocket } from '../../utils.js';
+import { createDocket, deferred, waitsInLine, type TestDocket } from '../../utils.js';
 import {
   Timeline,
   assertSequential,
   closeAll,
   createDockets,
   overlap,
-  runsOf,
   sleep,
   until,
   within,
@@ -89,7 +88,6 @@ describe('concurrency', () => {
         one.map((i) => i.label),
         ['1:a', '1:b', '1:c'],
       );
-      await assertNoKeyWithoutTtl(docket.name);
     } finally {
       await docket.close();
     }
@@ -107,16 +105,12 @@ describe('concurrency', () => {
       for (const label of later) {
         const execution = await add(label);
         // It arrived while the slot is taken: it waits in line before the next one comes.
-        await until(
-          async () => (await runsOf(docket.name, execution.key)).waiting,
-          `${label} to wait`,
-        );
+        await until(() => waitsInLine(docket, execution.key, 1), `${label} to wait`);
       }
       tasks.gate.resolve();
       await within(running, 10_000, 'the line to drain');
       assert.deepEqual(tasks.timeline.started, ['first', ...later]);
       assertSequential(tasks.timeline.intervals, 'gated');
-      await assertNoKeyWithoutTtl(docket.name);
     } finally {
       openGate(docket);
       await docket.close();
@@ -132,7 +126,6 @@ describe('concurrency', () => {
       await within(docket.worker.runUntilFinished(), 10_000, 'all eight runs');
       assert.equal(tasks.timeline.intervals.length, 8);
       assert.equal(tasks.timeline.maxRunning, 2);
-      await assertNoKeyWithoutTtl(docket.name);
     } finally {
       await docket.close();
     }
@@ -152,7 +145,6 @@ describe('concurrency', () => {
       );
       assert.equal(acrossWorkers.timeline.intervals.length, 10);
       assert.equal(acrossWorkers.timeline.maxRunning, 2);
-      await assertNoKeyWithoutTtl(a.name);
     } finally {
       await closeAll(apps);
     }
@@ -168,7 +160,7 @@ describe('concurrency', () => {
       const third = await add('third');
       const running = docket.worker.runUntilFinished();
       await within(tasks.firstStarted.promise, 5_000, 'the first task to start');
-      await until(async () => (await runsOf(docket.name, second.key)).waiting, 'second to wait');
+      await until(() => waitsInLine(docket, second.key, 1), 'second to wait');
       await docket.client.cancel(second.key);
       await assert.rejects(second.result({ timeout: 2_000 }), ExecutionCancelledError);
       tasks.gate.resolve();
@@ -179,7 +171,6 @@ describe('concurrency', () => {
       assert.equal(first.state, 'completed');
       assert.equal(third.state, 'completed');
       assert.equal((await docket.client.getExecution(second.key))?.state, 'cancelled');
-      await assertNoKeyWithoutTtl(docket.name);
     } finally {
       openGate(docket);
       await docket.close();
@@ -196,7 +187,7 @@ describe('concurrency', () => {
       const third = await add('third');
       const running = docket.worker.runUntilFinished();
       await within(tasks.firstStarted.promise, 5_000, 'the first task to start');
-      await until(async () => (await runsOf(docket.name, third.key)).waiting, 'third to wait');
+      await until(() => waitsInLine(docket, third.key, 1), 'third to wait');
       await docket.client.strike({ task: 'gated', parameter: 'label', value: 'second' });
       tasks.gate.resolve();
       await within(running, 10_000, 'the line to drain');
@@ -204,7 +195,6 @@ describe('concurrency', () => {
       assert.deepEqual(tasks.timeline.started, ['first', 'third']);
       await third.result({ timeout: 2_000 });
       assert.equal(third.state, 'completed');
-      await assertNoKeyWithoutTtl(docket.name);
     } finally {
       openGate(docket);
       await docket.close();
@@ -220,13 +210,12 @@ describe('concurrency', () => {
       const second = await add('second');
       const running = docket.worker.runUntilFinished();
       await within(tasks.firstStarted.promise, 5_000, 'the first task to start');
-      await until(async () => (await runsOf(docket.name, second.key)).waiting, 'second to wait');
+      await until(() => waitsInLine(docket, second.key, 1), 'second to wait');
       assert.equal(await docket.client.clear(), 1);
       assert.equal((await docket.client.getExecution(second.key))?.state, 'cancelled');
       tasks.gate.resolve();
       await within(running, 10_000, 'the worker to finish');
       assert.deepEqual(tasks.timeline.started, ['first']);
-      await assertNoKeyWithoutTtl(docket.name);
     } finally {
       openGate(docket);
       await docket.close();
@@ -245,7 +234,6 @@ describe('concurrency', () => {
       assert.equal(tasks.timeline.intervals.length, 6);
       assert.equal(tasks.timeline.maxRunning, 1);
       assertSequential(tasks.timeline.intervals, 'reports');
-      await assertNoKeyWithoutTtl(docket.name);
     } finally {
       await docket.close();
     }

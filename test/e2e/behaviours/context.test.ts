@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Injectable, Logger } from '@nestjs/common';
 import { Ctx, DocketClient, DocketTask, type TaskContext } from '../../../lib/index.js';
-import { assertNoKeyWithoutTtl, createDocket } from '../../utils.js';
+import { createDocket } from '../../utils.js';
 import { within } from './helpers.js';
 
 interface Seen {
@@ -119,7 +119,6 @@ describe('context', () => {
       assert.ok(ctx.signal instanceof AbortSignal);
       assert.equal(aborted, false);
       assert.equal(ctx.timeout.remaining(), Infinity);
-      await assertNoKeyWithoutTtl(docket.name);
     } finally {
       await docket.close();
     }
@@ -136,7 +135,6 @@ describe('context', () => {
       const child = await docket.client.getExecution('p.child');
       assert.equal(child?.state, 'completed');
       assert.equal(await child?.result({ timeout: 2_000 }), 'hi!');
-      await assertNoKeyWithoutTtl(docket.name);
     } finally {
       await docket.close();
     }
@@ -165,7 +163,6 @@ describe('context', () => {
       assert.equal((await docket.client.add('middle')('x', 2)).disposition, 'struck');
       assert.equal((await docket.client.add('middle')('x', 3)).disposition, 'scheduled');
       await docket.worker.runUntilFinished();
-      await assertNoKeyWithoutTtl(docket.name);
     } finally {
       await docket.close();
     }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { Ctx, DocketTask, type Execution, type TaskContext } from '../../../lib/index.js';
-import { assertNoKeyWithoutTtl, createDocket, rawRedis, uniqueName } from '../../utils.js';
+import { createDocket, uniqueName, type TestDocket } from '../../utils.js';
 import { bootError, record, until, within } from './helpers.js';
 
 const MINUTE = 60_000;
@@ -53,14 +53,10 @@ class BadZoneTasks {
   async martian(): Promise<void> {}
 }
 
-async function queueScore(name: string, key: string): Promise<number | null> {
-  const redis = rawRedis();
-  try {
-    const score = await redis.zscore(`{${name}}:queue`, key);
-    return score === null ? null : Number(score);
-  } finally {
-    redis.disconnect();
-  }
+/** When the snapshot lists `key` as a future task (epoch ms), or null when it does not. */
+async function futureAt(docket: TestDocket, key: string): Promise<number | null> {
+  const { future } = await docket.inspector.snapshot();
+  return future.find((f) => f.key === key)?.when.getTime() ?? null;
 }
 
 describe('cron', () => {
@@ -81,10 +77,10 @@ describe('cron', () => {
       if (Date.now() < when - 500) {
         // Still before that minute: it waits in the queue and has not run.
         assert.equal(seeded.state, 'scheduled');
-        assert.equal(await queueScore(docket.name, 'everyMinute'), when);
+        assert.equal(await futureAt(docket, 'everyMinute'), when);
+        assert.equal((await docket.inspector.depths()).schedule, 1);
         assert.equal(docket.module.get(EveryMinuteTasks).runs, 0);
       }
-      await assertNoKeyWithoutTtl(docket.name);
     } finally {
       await docket.close();
     }
@@ -112,7 +108,6 @@ describe('cron', () => {
       assert.equal(tokyo.getUTCHours(), 0, `09:00 in Tokyo is 00:00 UTC: ${tokyo.toISOString()}`);
       assert.equal(utc.getUTCHours(), 9, `09:00 UTC: ${utc.toISOString()}`);
       assert.equal(daily.getUTCHours(), 0, `@daily: ${daily.toISOString()}`);
-      await assertNoKeyWithoutTtl(docket.name);
     } finally {
       await docket.close();
     }
@@ -144,14 +139,13 @@ describe('cron', () => {
       const done = (completed as { completedAt: Date }).completedAt.getTime();
       assert.equal(when % (5 * MINUTE), 0, `successor at ${successor.when.toISOString()}`);
       assert.ok(when > done && when <= done + 5 * MINUTE, successor.when.toISOString());
-      assert.equal(await queueScore(docket.name, 'manual'), when);
+      assert.equal(await futureAt(docket, 'manual'), when);
       // automatic: false: nothing was seeded under the task's name.
       assert.equal(await docket.client.getExecution('everyFiveMinutes'), null);
     } finally {
       await docket.close();
       await working;
     }
-    await assertNoKeyWithoutTtl(docket.name);
   });
 
   it('fails at boot on a bad expression, naming the task', async () => {

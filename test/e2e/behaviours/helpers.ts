@@ -1,19 +1,17 @@
 // Helpers of the behaviour tests (test/e2e/behaviours/*.test.ts). They only build on the
-// exports of test/utils.ts that every test file uses.
+// exports of test/utils.ts that every test file uses, and read the docket through the public
+// API and the read model.
 import assert from 'node:assert/strict';
 import type { Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { DocketModule } from '../../../lib/index.js';
-import type { DocketModuleOptions, Execution, ExecutionEvent } from '../../../lib/index.js';
-import {
-  REDIS_URL,
-  createDocket,
-  rawRedis,
-  uniqueName,
-  type TestDocket,
-  docketKeys as keysOf,
-  runsHash as runsOf,
-} from '../../utils.js';
+import type {
+  DocketClient,
+  DocketModuleOptions,
+  Execution,
+  ExecutionEvent,
+} from '../../../lib/index.js';
+import { REDIS_URL, createDocket, uniqueName, type TestDocket } from '../../utils.js';
 
 /** Wait `ms` inside a handler (never as an assertion). The timer does not hold the process. */
 export function sleep(ms: number): Promise<void> {
@@ -36,8 +34,8 @@ export async function within<T>(promise: Promise<T>, ms: number, what: string): 
 }
 
 /**
- * Check `condition` until it holds (for Redis state no event announces); fails after `timeout`
- * ms with `what`.
+ * Check `condition` until it holds (for state no event announces); fails after `timeout` ms with
+ * `what`.
  */
 export async function until<T>(
   condition: () => T | Promise<T>,
@@ -193,7 +191,7 @@ export async function closeAll(apps: TestDocket[]): Promise<void> {
 
 /**
  * Boot a docket that must fail at init; resolves with the error once the module is closed,
- * after checking that the failed boot left nothing in Redis.
+ * after checking that the failed boot left nothing in the docket.
  */
 export async function bootError(providers: Provider[], name: string): Promise<Error> {
   const module = await Test.createTestingModule({
@@ -210,25 +208,43 @@ export async function bootError(providers: Provider[], name: string): Promise<Er
     await module.close().catch(() => undefined);
   }
   assert.ok(failure, 'the docket booted, but a boot error was expected');
-  assert.deepEqual(await keysOf(name), [], 'a failed boot wrote to Redis');
+  // (test/contract/key-lifetimes checks that a failed boot writes no key at all)
+  await assertNothingIn(name, 'a failed boot wrote to the docket');
   return failure;
 }
 
-/** The keys of docket `name` (without its prefix), and the runs hash of one of its keys. */
-export { keysOf, runsOf };
-
-/** Where `key` is in docket `name`: its stream messages and its place in the queue. */
-export async function whereIs(
-  name: string,
-  key: string,
-): Promise<{ inStream: number; inQueue: boolean }> {
-  const redis = rawRedis();
+/**
+ * Assert that docket `name`, read by a producer-only app of its own, shows nothing: no task, no
+ * execution of `keys`, no worker, dead letter or strike.
+ */
+export async function assertNothingIn(name: string, what: string, keys: string[] = []) {
+  const observer = await createDocket([], { name, worker: false });
   try {
-    const entries = await redis.xrange(`{${name}}:stream`, '-', '+');
-    const inStream = entries.filter(([, fields]) => fields[fields.indexOf('key') + 1] === key);
-    const score = await redis.zscore(`{${name}}:queue`, key);
-    return { inStream: inStream.length, inQueue: score !== null };
+    const snapshot = await observer.inspector.snapshot();
+    assert.equal(snapshot.totalTasks, 0, what);
+    assert.deepEqual([...snapshot.running, ...snapshot.future, ...snapshot.workers], [], what);
+    const depths = await observer.inspector.depths();
+    assert.deepEqual(
+      depths,
+      { queue: 0, schedule: 0, running: 0, workers: 0, deadLetters: 0, strikes: 0 },
+      what,
+    );
+    assert.deepEqual(await observer.inspector.strikes(), [], what);
+    for (const key of keys) assert.equal(await observer.client.getExecution(key), null, what);
   } finally {
-    redis.disconnect();
+    await observer.close();
   }
+}
+
+/** Where `key` is, as a snapshot shows it: running (its message read), or waiting (future). */
+export async function whereIs(
+  client: DocketClient,
+  key: string,
+): Promise<{ running: boolean; future: boolean; totalTasks: number }> {
+  const snapshot = await client.snapshot({ limit: Infinity });
+  return {
+    running: snapshot.running.some((r) => r.key === key),
+    future: snapshot.future.some((f) => f.key === key),
+    totalTasks: snapshot.totalTasks,
+  };
 }

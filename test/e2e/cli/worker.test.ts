@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { gateList } from '../../fixtures/cli-app.js';
-import { rawRedis, uniqueName, useDocket } from '../../utils.js';
+import { gateFile } from '../../fixtures/cli-app.js';
+import { uniqueName, useDocket } from '../../utils.js';
 import { CliProcess, errorLine, FIXTURE, runCli, target } from './helpers.js';
 
 describe('docket worker', { timeout: 300_000, concurrency: true }, () => {
@@ -25,12 +26,8 @@ describe('docket worker', { timeout: 300_000, concurrency: true }, () => {
     }
     worker.child.kill('SIGTERM');
     await worker.waitForOutput(/SIGTERM: draining/);
-    const redis = rawRedis();
-    try {
-      await redis.rpush(gateList(name), 'go');
-    } finally {
-      redis.disconnect();
-    }
+    t.after(() => rmSync(gateFile(name), { force: true }));
+    writeFileSync(gateFile(name), 'go');
     const result = await worker.exited;
     assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
     assert.match(result.stdout, /drained; bye/);

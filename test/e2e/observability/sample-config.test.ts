@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { DocketWorker } from '../../../lib/index.js';
 import { createSampleApp } from '../../../sample-app/create-sample-app.js';
-import { REDIS_URL, runsHash, uniqueName } from '../../utils.js';
+import { REDIS_URL, createDocket, uniqueName } from '../../utils.js';
 import { call, untilStatus } from './helpers.js';
 
 const saved = { ...process.env };
@@ -41,8 +41,13 @@ describe('sample app configuration', { timeout: 60_000 }, () => {
       const got = await call(sample.url, 'GET', `/tasks/${posted.body.key}?wait=10000`);
       assert.equal(got.body.state, 'completed');
       assert.equal(got.body.worker, 'configured-worker');
-      // the keys are the configured docket's
-      assert.equal((await runsHash(name, posted.body.key)).state, 'completed');
+      // the execution is the configured docket's
+      const observer = await createDocket([], { name, worker: false });
+      try {
+        assert.equal((await observer.client.getExecution(posted.body.key))?.state, 'completed');
+      } finally {
+        await observer.close();
+      }
     } finally {
       await sample.app.close();
     }

@@ -11,6 +11,7 @@ import type { RedisOptions } from 'ioredis';
 import {
   Ctx,
   DocketClient,
+  DocketInspector,
   DocketModule,
   DocketTask,
   DocketWorker,
@@ -140,6 +141,7 @@ export async function bootDocket(
     name,
     client: module.get(DocketClient),
     worker: module.get(DocketWorker),
+    inspector: module.get(DocketInspector),
     tasks: module.get(ReliabilityTasks),
     logger,
     close: () => module.close(),

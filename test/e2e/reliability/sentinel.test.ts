@@ -65,21 +65,38 @@ async function demoted(group: SentinelGroup): Promise<void> {
   }
 }
 
+/**
+ * Run `body` with a producer-only app of the docket connected to the promoted replica alone
+ * (not through the sentinels): what it reads is what the new master holds.
+ */
+async function onPromoted(
+  group: SentinelGroup,
+  name: string,
+  body: (promoted: ReliabilityDocket) => Promise<void>,
+): Promise<void> {
+  const promoted = await bootDocket(
+    { url: `redis://127.0.0.1:${group.replica.port}/0` },
+    { name, worker: false },
+  );
+  try {
+    await body(promoted);
+  } finally {
+    await promoted.close();
+  }
+}
+
 /** Add probe tasks until one lands on the new master: the docket's clients have moved. */
 async function followed(group: SentinelGroup, docket: ReliabilityDocket): Promise<void> {
-  const promoted = group.replica.client();
-  try {
+  await onPromoted(group, docket.name, async (promoted) => {
     await waitFor(
       async () => {
         const probe = await addWithRetry(docket, `probe-${Date.now()}`, 600_000);
-        return (await promoted.exists(`{${docket.name}}:runs:${probe.key}`)) === 1;
+        return (await promoted.client.getExecution(probe.key)) !== null;
       },
       "the docket's clients to reach the new master",
       20_000,
     );
-  } finally {
-    promoted.disconnect();
-  }
+  });
 }
 
 async function withGroup(body: (group: SentinelGroup) => Promise<void>): Promise<void> {
@@ -127,20 +144,13 @@ describe('Redis Sentinel', { skip, timeout: 120_000, concurrency: 2 }, () => {
           // Once the old master is a replica, the executions are still there, and nothing is
           // left pending.
           await demoted(group);
-          const promoted = group.replica.client();
-          try {
+          await onPromoted(group, docket.name, async (promoted) => {
             for (const execution of [...before, ...afterwards]) {
-              const state = await promoted.hget(`{${docket.name}}:runs:${execution.key}`, 'state');
+              const state = (await promoted.client.getExecution(execution.key))?.state;
               assert.equal(state, 'completed', `${execution.key} on the new master`);
             }
-            const [pending] = (await promoted.xpending(
-              `{${docket.name}}:stream`,
-              'docket-workers',
-            )) as [number];
-            assert.equal(Number(pending), 0);
-          } finally {
-            promoted.disconnect();
-          }
+            assert.equal((await promoted.inspector.depths()).running, 0);
+          });
         } finally {
           await docket.close();
         }
@@ -163,13 +173,10 @@ describe('Redis Sentinel', { skip, timeout: 120_000, concurrency: 2 }, () => {
           await new Promise((resolve) => setTimeout(resolve, 1_000));
           await addWithRetry(docket, 'after', 60_000);
           await demoted(group);
-          const promoted = group.replica.client();
-          try {
-            const state = await promoted.hget(`{${docket.name}}:runs:after`, 'state');
+          await onPromoted(group, docket.name, async (promoted) => {
+            const state = (await promoted.client.getExecution('after'))?.state;
             assert.equal(state, 'scheduled', 'the task added after the failover was lost');
-          } finally {
-            promoted.disconnect();
-          }
+          });
         } finally {
           await docket.close();
         }

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PoisonMessageError, type Execution } from '../../../lib/index.js';
-import { REDIS_ONLY, REDIS_URL, rawRedis, uniqueName, useDocket } from '../../utils.js';
+import { REDIS_ONLY, REDIS_URL, uniqueName, useDocket } from '../../utils.js';
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/poison-worker.js', import.meta.url));
 
@@ -13,6 +13,8 @@ const FIXTURE = fileURLToPath(new URL('../../fixtures/poison-worker.js', import.
  */
 class Supervisor {
   private readonly children = new Map<string, ChildProcess>();
+  /** What the workers started, `<task>:<arg>`, in order. */
+  readonly starts: string[] = [];
   private count = 0;
   private stopped = false;
 
@@ -28,9 +30,16 @@ class Supervisor {
       this.children.delete(worker);
       if (!this.stopped) void this.start();
     });
+    let buffered = '';
     await new Promise<void>((resolve) => {
       child.stdout!.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('ready')) resolve();
+        buffered += chunk.toString();
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        for (const line of lines) {
+          if (line === 'ready') resolve();
+          else if (line.startsWith('start ')) this.starts.push(line.slice(6));
+        }
       });
       child.once('exit', () => resolve());
     });
@@ -55,12 +64,7 @@ describe('poison tasks', { skip: REDIS_ONLY, timeout: 120_000 }, () => {
   it('are quarantined after maxRedeliveries + 1 starts, and the innocent tasks of their workers complete', async (t) => {
     const name = uniqueName('poison');
     const supervisor = new Supervisor(name);
-    const redis = rawRedis();
-    t.after(async () => {
-      await supervisor.stop();
-      await redis.del(`poison-starts:${name}`);
-      redis.disconnect();
-    });
+    t.after(() => supervisor.stop());
     const producer = await useDocket(t, [], { name, worker: false });
     await Promise.all([supervisor.start(), supervisor.start()]);
 
@@ -101,7 +105,7 @@ describe('poison tasks', { skip: REDIS_ONLY, timeout: 120_000 }, () => {
       Array.from({ length: 20 }, (_, n) => n),
       'every innocent task completed',
     );
-    const starts = await redis.lrange(`poison-starts:${name}`, 0, -1);
+    const { starts } = supervisor;
     assert.equal(
       starts.filter((s) => s === 'exit').length,
       4,

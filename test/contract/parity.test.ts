@@ -2,34 +2,34 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import type { AdmissionRule } from '../../../lib/store/admission.js';
-import { MemoryClient } from '../../../lib/store/memory/memory-client.js';
-import { CONSUMER_GROUP, DocketKeys } from '../../../lib/store/keys.js';
-import { CANCEL, CLEAR } from '../../../lib/store/scripts/cancel.script.js';
-import { CLAIM } from '../../../lib/store/scripts/claim.script.js';
-import { PURGE_DEAD, RETRY_DEAD } from '../../../lib/store/scripts/dead-letters.script.js';
-import { FINISH } from '../../../lib/store/scripts/finish.script.js';
-import { MOVE_DUE } from '../../../lib/store/scripts/move-due.script.js';
-import { PROGRESS } from '../../../lib/store/scripts/progress.script.js';
+import type { AdmissionRule } from '../../lib/store/admission.js';
+import { MemoryClient } from '../../lib/store/memory/memory-client.js';
+import { CONSUMER_GROUP, DocketKeys } from '../../lib/store/keys.js';
+import { CANCEL, CLEAR } from '../../lib/store/scripts/cancel.script.js';
+import { CLAIM } from '../../lib/store/scripts/claim.script.js';
+import { PURGE_DEAD, RETRY_DEAD } from '../../lib/store/scripts/dead-letters.script.js';
+import { FINISH } from '../../lib/store/scripts/finish.script.js';
+import { MOVE_DUE } from '../../lib/store/scripts/move-due.script.js';
+import { PROGRESS } from '../../lib/store/scripts/progress.script.js';
 import {
   DEPTHS,
   READ_EXECUTION,
   READ_PROGRESS,
   SNAPSHOT,
   WORKERS,
-} from '../../../lib/store/scripts/reads.script.js';
-import { SCHEDULE, SCHEDULE_MANY } from '../../../lib/store/scripts/schedule.script.js';
-import { ScriptRunner } from '../../../lib/store/scripts/script-runner.js';
-import type { ScriptDefinition } from '../../../lib/store/scripts/script.js';
-import { STRIKE } from '../../../lib/store/scripts/strike.script.js';
+} from '../../lib/store/scripts/reads.script.js';
+import { SCHEDULE, SCHEDULE_MANY } from '../../lib/store/scripts/schedule.script.js';
+import { ScriptRunner } from '../../lib/store/scripts/script-runner.js';
+import type { ScriptDefinition } from '../../lib/store/scripts/script.js';
+import { STRIKE } from '../../lib/store/scripts/strike.script.js';
 import {
   FORGET_CONSUMER,
   HEARTBEAT,
   RELEASE,
   RENEW_LEASES,
   UNREGISTER,
-} from '../../../lib/store/scripts/worker-registry.script.js';
-import { REDIS_ONLY, REDIS_URL } from '../../utils.js';
+} from '../../lib/store/scripts/worker-registry.script.js';
+import { REDIS_ONLY, REDIS_URL } from '../utils.js';
 
 // memory:// runs the engine's Lua scripts in an in-process Lua VM over its own command
 // emulator. This keeps both honest: the same random sequence of script calls runs against

@@ -15,7 +15,7 @@ import {
   RedisFullError,
 } from '../../../lib/index.js';
 import { REDIS_ONLY, uniqueName } from '../../utils.js';
-import { removeDir, startStandalone } from '../reliability/servers.js';
+import { removeDir, startStandalone } from './servers.js';
 
 @Injectable()
 class Work {

@@ -14,10 +14,11 @@ import {
   ExecutionCancelledError,
   type ExecutionEvent,
   type TaskContext,
-} from '../../../lib/index.js';
-import { prng } from '../../chaos/plan.js';
-import { REDIS_URL, pendingCount, rawRedis, waitFor } from '../../utils.js';
-import { bootDocket, type ReliabilityDocket } from './scenarios.js';
+} from '../../lib/index.js';
+import { prng } from '../chaos/plan.js';
+import { REDIS_URL, waitFor } from '../utils.js';
+import { pendingCount, rawRedis } from './raw.js';
+import { bootDocket, type ReliabilityDocket } from '../e2e/reliability/scenarios.js';
 
 const ODD_TASK = 'odd name: {ü} ✓ 🚀 "quoted" \\ back';
 

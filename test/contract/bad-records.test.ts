@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
-import { Ctx, DocketTask, type TaskContext } from '../../../lib/index.js';
-import { rawRedis, useDocket, waitFor } from '../../utils.js';
+import { Ctx, DocketTask, type TaskContext } from '../../lib/index.js';
+import { useDocket, waitFor } from '../utils.js';
+import { rawRedis } from './raw.js';
 
 @Injectable()
 class Tasks {
@@ -165,14 +166,11 @@ describe('the scheduler', () => {
       const due = Date.now() + 300;
       try {
         const prefix = `{${docket.name}}:`;
-        await redis.hset(`${prefix}parked:quiet`, {
-          key: 'quiet',
-          task: 'note',
-          args: '["quiet"]',
-          when: String(due),
-          attempt: '1',
-          generation: '0',
-        });
+        await redis.hset(
+          `${prefix}parked:quiet`,
+          ...['key', 'quiet', 'task', 'note', 'args', '["quiet"]', 'when', String(due)],
+          ...['attempt', '1', 'generation', '0'],
+        );
         await redis.zadd(`${prefix}queue`, due, 'quiet');
       } finally {
         redis.disconnect();
