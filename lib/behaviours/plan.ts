@@ -1,6 +1,6 @@
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
 import { encodeResult } from '../execution/codec.js';
-import { argumentValue, describeParameters } from '../explorer/arguments.js';
+import { argumentValue } from '../explorer/arguments.js';
 
 import type { AdmissionRule } from '../store/admission.js';
 import { concurrencyRule } from './concurrency.js';
@@ -39,13 +39,6 @@ export const compilePlan: PlanCompiler = (definition) => {
     } catch (error) {
       fail(`cron: ${(error as Error).message}`);
     }
-  }
-  const ctxCounted = definition.ctxIndex >= 0 && definition.ctxIndex < definition.arity;
-  const required = definition.arity - (ctxCounted ? 1 : 0);
-  if ((plan.perpetual?.automatic || plan.cron?.automatic) && required > 0) {
-    fail(
-      `an automatic task is started without arguments, but ${describeParameters(definition)} requires some; give them defaults or set automatic: false`,
-    );
   }
   for (const c of list(options.cooldown)) plan.rules.push(cooldownRule(context, c));
   if (options.debounce) plan.rules.push(debounceRule(context, options.debounce));

@@ -45,7 +45,8 @@ export class ProgressView {
 
   progress(event: ProgressEvent): void {
     if (event.current === null) return;
-    const p = { current: event.current, total: event.total, message: event.message };
+    // counting without a total: out of 100
+    const p = { current: event.current, total: event.total ?? 100, message: event.message };
     if (!this.live) {
       const line = progressLine(p);
       if (line !== this.lastLine) console.log(line);

@@ -50,7 +50,8 @@ export interface OverviewView {
 
 export interface ProgressView {
   current: number | null;
-  total: number;
+  /** Null until the task reports progress; 100 when it counts without a total. */
+  total: number | null;
   message: string | null;
   updatedAt: string | null;
 }

@@ -33,9 +33,10 @@ export interface ExecutionInit {
 
 /**
  * One execution of a task key: what was scheduled, and its state as last read from Redis.
- * `sync()` refreshes it in place; `result()` and `subscribe()` wait on live events.
+ * `sync()` refreshes it in place; `result()` and `subscribe()` wait on live events. `R` is
+ * what `result()` resolves to: the handler's return type for a task added by reference.
  */
-export class Execution {
+export class Execution<R = unknown> {
   readonly key: string;
   taskName: string;
   args: unknown[];
@@ -47,7 +48,7 @@ export class Execution {
   startedAt?: Date;
   completedAt?: Date;
   error?: string;
-  progress: ExecutionProgress = { current: null, total: 100, message: null, updatedAt: null };
+  progress: ExecutionProgress = { current: null, total: null, message: null, updatedAt: null };
   /** @internal */
   generation: number;
 
@@ -100,7 +101,7 @@ export class Execution {
    * `name` and `message`), `ExecutionCancelledError` when cancelled or struck, or
    * `TimeoutError` when `timeout`/`deadline` passes first.
    */
-  async result<T = unknown>(options: ResultOptions = {}): Promise<T> {
+  async result<T = R>(options: ResultOptions = {}): Promise<T> {
     if (this.disposition === 'struck') {
       throw new ExecutionCancelledError(`execution ${this.key} was struck and never ran`);
     }

@@ -1,2 +1,2 @@
 export * from './execution.js';
-export type { TaskArgs, TaskRef } from './task-args.type.js';
+export type { TaskArgs, TaskRef, TaskResult } from './task-args.type.js';

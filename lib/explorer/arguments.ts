@@ -1,6 +1,6 @@
 import type { ArgumentPath, TaskDefinition } from './task-definition.js';
 
-type Signature = Pick<TaskDefinition, 'name' | 'parameters' | 'ctxIndex' | 'arity' | 'rest'>;
+type Signature = Pick<TaskDefinition, 'name' | 'parameters' | 'rest'>;
 
 /**
  * Resolve an argument name (`'customerId'` or a dotted path `'order.customerId'`) against a
@@ -30,17 +30,17 @@ export function describeParameters(definition: Pick<Signature, 'name' | 'paramet
   return `${definition.name}(${definition.parameters.map((p) => p ?? '<destructured>').join(', ')})`;
 }
 
-/** Why `count` arguments cannot be passed to the task's handler, or undefined when they can. */
-export function argumentCountProblem(definition: Signature, count: number): string | undefined {
-  const ctxCounted = definition.ctxIndex >= 0 && definition.ctxIndex < definition.arity;
-  const required = definition.arity - (ctxCounted ? 1 : 0);
+/**
+ * Why `count` arguments cannot be passed to the task's handler, or undefined when they can.
+ * Fewer than declared is a legal call (the missing ones are `undefined`, and TypeScript's
+ * optional parameters compile to plain ones); only more than a handler without a rest
+ * parameter declares is wrong.
+ */
+export function argumentCountProblem(
+  definition: Pick<Signature, 'name' | 'parameters' | 'rest'>,
+  count: number,
+): string | undefined {
   const most = definition.rest ? Infinity : definition.parameters.length;
-  if (count >= required && count <= most) return undefined;
-  const expected =
-    required === most
-      ? `${required}`
-      : most === Infinity
-        ? `at least ${required}`
-        : `${required} to ${most}`;
-  return `TypeError: ${describeParameters(definition)} takes ${expected} argument(s), the message has ${count}`;
+  if (count <= most) return undefined;
+  return `TypeError: ${describeParameters(definition)} takes at most ${most} argument(s), the message has ${count}`;
 }

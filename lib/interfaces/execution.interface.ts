@@ -11,10 +11,13 @@ export type CancelOutcome = 'cancelled' | 'not_found' | 'finished';
 export type ExecutionState =
   'scheduled' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
-/** Progress an execution reported. */
+/**
+ * Progress an execution reported: all null until it reports any; `total` is 100 when it counts
+ * without having set one.
+ */
 export interface ExecutionProgress {
   current: number | null;
-  total: number;
+  total: number | null;
   message: string | null;
   updatedAt: Date | null;
 }
@@ -36,7 +39,7 @@ export interface ProgressEvent {
   type: 'progress';
   key: string;
   current: number | null;
-  total: number;
+  total: number | null;
   message: string | null;
   updatedAt: Date | null;
 }

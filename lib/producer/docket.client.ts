@@ -5,7 +5,7 @@ import { DOCKET_METRICS, DOCKET_OPTIONS, DOCKET_STORE, DOCKET_TRACING } from '..
 import { PayloadTooLargeError } from '../errors/payload-too-large.error.js';
 import { encodeArgs, encodeResult } from '../execution/codec.js';
 import { Execution } from '../execution/execution.js';
-import type { TaskArgs, TaskRef } from '../execution/task-args.type.js';
+import type { TaskArgs, TaskRef, TaskResult } from '../execution/task-args.type.js';
 import { TaskRegistry } from '../explorer/task-registry.js';
 import { DeadLetters } from '../inspection/dead-letters.js';
 import { DocketInspector, decodeOrRaw } from '../inspection/docket-inspector.js';
@@ -52,7 +52,7 @@ export class DocketClient {
   add<F extends (...args: any[]) => unknown>(
     task: F,
     options?: AddOptions,
-  ): (...args: TaskArgs<F>) => Promise<Execution>;
+  ): (...args: TaskArgs<F>) => Promise<Execution<TaskResult<F>>>;
   add(task: string, options?: AddOptions): (...args: unknown[]) => Promise<Execution>;
   add(task: TaskRef, options: AddOptions = {}): (...args: any[]) => Promise<Execution> {
     return this.scheduler(task, options, 'add');
@@ -67,7 +67,7 @@ export class DocketClient {
     task: F,
     argsList: readonly TaskArgs<F>[],
     options?: Omit<AddOptions, 'key'>,
-  ): Promise<Execution[]>;
+  ): Promise<Execution<TaskResult<F>>[]>;
   addMany(
     task: string,
     argsList: readonly unknown[][],
@@ -118,7 +118,7 @@ export class DocketClient {
   replace<F extends (...args: any[]) => unknown>(
     task: F,
     options: ReplaceOptions,
-  ): (...args: TaskArgs<F>) => Promise<Execution>;
+  ): (...args: TaskArgs<F>) => Promise<Execution<TaskResult<F>>>;
   replace(task: string, options: ReplaceOptions): (...args: unknown[]) => Promise<Execution>;
   replace(task: TaskRef, options: ReplaceOptions): (...args: any[]) => Promise<Execution> {
     if (!options || typeof options.key !== 'string') {

@@ -277,10 +277,10 @@ export interface RunRecord {
   error?: string;
 }
 
-/** Progress as stored (absent fields as null; total 100 by default). */
+/** Progress as stored (absent fields as null; total 100 once it counts without one). */
 export interface ProgressRecord {
   current: number | null;
-  total: number;
+  total: number | null;
   message: string | null;
   updatedAt: number | null;
 }

@@ -52,7 +52,7 @@ export function parseProgressEvent(text: string): ProgressEvent {
     type: 'progress',
     key: raw.key,
     current: numberField(raw.current) ?? null,
-    total: numberField(raw.total) ?? 100,
+    total: numberField(raw.total) ?? null,
     message: typeof raw.message === 'string' ? raw.message : null,
     updatedAt: date(raw.updatedAt) ?? null,
   };

@@ -29,11 +29,11 @@ export function runRecord(hash: Record<string, string>): RunRecord | null {
   };
 }
 
-/** A progress hash as a record (absent fields null; total 100 by default). */
+/** A progress hash as a record (absent fields null; total 100 once it counts without one). */
 export function progressRecord(hash: Record<string, string>): ProgressRecord {
   return {
     current: numberField(hash.current) ?? null,
-    total: numberField(hash.total) ?? 100,
+    total: numberField(hash.total) ?? (hash.current === undefined ? null : 100),
     message: hash.message ?? null,
     updatedAt: numberField(hash.updatedAt) ?? null,
   };

@@ -208,13 +208,17 @@ class Chaos {
       this.toxicAdds.push(this.addToxic(key, TASK.toxic));
     } else if (r < P_KILL + P_RESTART + P_TOXIC + P_POISON) {
       const early = Date.now() - this.started < this.options.duration * 500;
-      if (!early || this.poisonKeys.length >= MOST_POISON) return;
-      const key = `poison-${this.poisonKeys.length}`;
-      this.poisonKeys.push(key);
-      this.toxicAdds.push(this.addToxic(key, TASK.poison));
+      if (early && this.poisonKeys.length < MOST_POISON) this.addPoison();
     } else if (r < P_KILL + P_RESTART + P_TOXIC + P_POISON + P_FULL) {
       if (!this.filling && !this.restarting) void this.fillRedis();
     }
+  }
+
+  /** Add a task whose every run exits its worker. */
+  addPoison(): void {
+    const key = `poison-${this.poisonKeys.length}`;
+    this.poisonKeys.push(key);
+    this.toxicAdds.push(this.addToxic(key, TASK.poison));
   }
 
   /** Redis at its maxmemory (noeviction) for a while: adds are refused, workers drain. */
@@ -512,6 +516,8 @@ async function main(): Promise<number> {
     chaos.startProducers(options.duration * 1_000 * 0.6);
 
     const end = started + options.duration * 1_000;
+    // one poison task in every run, more by chance
+    chaos.addPoison();
     while (Date.now() < end) {
       await sleep(TICK);
       chaos.tick();

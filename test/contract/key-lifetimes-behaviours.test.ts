@@ -467,14 +467,6 @@ class UnknownPathHead {
 }
 
 @Injectable()
-class AutomaticWithArgument {
-  @DocketTask({ perpetual: { every: 1_000, automatic: true } })
-  async poll(url: string): Promise<string> {
-    return url;
-  }
-}
-
-@Injectable()
 class ZeroLimit {
   @DocketTask({ rateLimit: { limit: 0, per: 1_000 } })
   async limited(): Promise<void> {}
@@ -853,7 +845,6 @@ describe('key lifetimes of the behaviours', { timeout: 60_000 }, () => {
       PerpetualAndCron,
       UnknownArgument,
       UnknownPathHead,
-      AutomaticWithArgument,
       ZeroLimit,
       TwoConcurrencies,
       BadRetry,

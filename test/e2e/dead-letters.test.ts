@@ -57,19 +57,25 @@ describe('dead letters', { timeout: 60_000 }, () => {
     assert.match(letter.error, /^UnknownTaskError: /);
   });
 
-  it('take a message whose arguments do not fit the handler', async (t) => {
+  it('take a message with more arguments than the handler declares; fewer is a call', async (t) => {
     const docket = await useDocket(t, [Tasks], FAST);
     const tasks = docket.module.get(Tasks);
+    // TypeScript's `locale?: string` compiles to a plain parameter: it may be left out
     const missing = await docket.client.add('pair', { key: 'missing' })('only-left');
     const extra = await docket.client.add('pair', { key: 'extra' })('a', 'b', 'c');
     const fine = await docket.client.add('pair', { key: 'fine' })('a', 'b');
     await docket.worker.runUntilFinished();
     assert.equal(await fine.result({ timeout: 2_000 }), 'a+b');
-    assert.deepEqual(tasks.calls, ['a+b']);
-    await assert.rejects(missing.result({ timeout: 2_000 }));
-    await assert.rejects(extra.result({ timeout: 2_000 }));
+    assert.equal(await missing.result({ timeout: 2_000 }), 'only-left+undefined');
+    assert.deepEqual(tasks.calls.sort(), ['a+b', 'only-left+undefined']);
+    await assert.rejects(
+      extra.result({ timeout: 2_000 }),
+      /takes at most 2 argument\(s\), the message has 3/,
+    );
     const letters = await docket.client.deadLetters();
-    assert.deepEqual(letters.map((l) => l.key).sort(), ['extra', 'missing']);
-    for (const letter of letters) assert.match(letter.error, /argument/);
+    assert.deepEqual(
+      letters.map((l) => l.key),
+      ['extra'],
+    );
   });
 });

@@ -175,7 +175,7 @@ describe('results and events', { timeout: 30_000 }, () => {
       .filter((e) => e.type === 'progress')
       .map((e) => [e.current, e.total, e.message]);
     assert.deepEqual(progress, [
-      [null, 100, null],
+      [null, null, null],
       [0, 3, null],
       [1, 3, null],
       [2, 3, null],
@@ -254,6 +254,19 @@ describe('waiting for a result', { timeout: 30_000 }, () => {
     );
     assert.ok(execution.progress.updatedAt instanceof Date);
   });
+
+  it("types result() with the handler's return type for a task added by reference", async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const execution = await docket.client.add(Tasks.prototype.report)();
+    await docket.worker.runUntilFinished();
+    // compile-time: `string`, not `unknown` (a `number` here would not compile)
+    const result: string = await execution.result({ timeout: 2_000 });
+    assert.equal(result.toUpperCase(), 'REPORTED');
+    const byName = await docket.client.add('report')();
+    await docket.worker.runUntilFinished();
+    const unknownResult: unknown = await byName.result({ timeout: 2_000 });
+    assert.equal(unknownResult, 'reported');
+  });
 });
 
 describe('executionTtl: 0', { timeout: 30_000 }, () => {
@@ -273,7 +286,7 @@ describe('executionTtl: 0', { timeout: 30_000 }, () => {
       assert.equal(await docket.client.getExecution(key), null, key);
     }
     assert.deepEqual(await docket.inspector.progress(['done']), [
-      { current: null, total: 100, message: null, updatedAt: null },
+      { current: null, total: null, message: null, updatedAt: null },
     ]);
     assert.equal((await docket.inspector.snapshot()).totalTasks, 0);
     await assert.rejects(done.result({ timeout: 1_000 }), /unknown to Redis/);

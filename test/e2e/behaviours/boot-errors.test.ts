@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { DocketTask, type DocketTaskOptions } from '../../../lib/index.js';
-import { createDocket, uniqueName } from '../../utils.js';
+import { createDocket, uniqueName, waitFor } from '../../utils.js';
 import { bootError, within } from './helpers.js';
 
 @Injectable()
@@ -42,9 +42,11 @@ class DottedPath {
 
 @Injectable()
 class AutomaticWithArgument {
-  @DocketTask({ perpetual: { every: 1_000, automatic: true } })
-  async poll(url: string): Promise<string> {
-    return url;
+  readonly seen: unknown[] = [];
+
+  @DocketTask({ perpetual: { every: 60_000, automatic: true } })
+  async poll(url?: string): Promise<void> {
+    this.seen.push(url);
   }
 }
 
@@ -115,11 +117,20 @@ describe('boot errors', () => {
     }
   });
 
-  it('refuses an automatic task with a required argument, and accepts a default', async () => {
-    const error = await bootError([AutomaticWithArgument], uniqueName());
-    assertNames(error, 'poll', 'AutomaticWithArgument#poll', /automatic/, /poll\(url\)/);
-    const docket = await createDocket([AutomaticWithDefault]);
-    await docket.close();
+  it('boots an automatic task that declares parameters: they arrive as undefined', async () => {
+    // TypeScript's `url?: string` compiles to a plain parameter, so a declared parameter
+    // cannot be told from an optional one; an automatic run is called with no arguments.
+    const docket = await createDocket([AutomaticWithArgument]);
+    try {
+      const seen = docket.module.get(AutomaticWithArgument).seen;
+      void docket.worker.runForever();
+      await waitFor(() => seen.length > 0, 'the automatic run');
+      assert.deepEqual(seen, [undefined]);
+    } finally {
+      await docket.close();
+    }
+    const withDefault = await createDocket([AutomaticWithDefault]);
+    await withDefault.close();
   });
 
   it('refuses a rate limit of 0, two concurrency options and 0 attempts', async () => {

@@ -55,7 +55,7 @@ describe('progress', () => {
       assert.deepEqual(
         progress.map((p) => [p.current, p.total, p.message]),
         [
-          [null, 100, null],
+          [null, null, null],
           [0, 3, null],
           [1, 3, null],
           [2, 3, null],
