@@ -1,6 +1,7 @@
 import {
   Inject,
   Injectable,
+  Logger,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
@@ -40,6 +41,7 @@ export interface WorkerStatus {
  */
 @Injectable()
 export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('DocketWorker');
   private session?: WorkerSession;
   private readonly health: WorkerHealth;
   private limits?: Map<string, number>;
@@ -104,10 +106,23 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     if (worker && worker.autoStart) void this.runForever();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  /**
+   * The application closes: drain. When a process signal (Ctrl-C, SIGTERM) closes it, the
+   * same signal again during the drain stops waiting: running tasks are handed back at once.
+   */
+  async beforeApplicationShutdown(signal?: string): Promise<void> {
     if (this.closed) return;
     const session = this.session;
-    await this.stop();
+    const again = () => {
+      this.logger.warn(`${signal} again: stopping now, running tasks are handed back`);
+      session?.cutShort();
+    };
+    if (signal && session) process.once(signal, again);
+    try {
+      await this.stop(signal);
+    } finally {
+      if (signal) process.off(signal, again);
+    }
     this.closed = true;
     session?.loop.releaseWaiters();
     for (const resolve of this.closeWaiters.splice(0)) resolve();
@@ -172,10 +187,10 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
     return session;
   }
 
-  private async stop(): Promise<void> {
+  private async stop(signal?: string): Promise<void> {
     const session = this.session;
     if (!session || session.state !== 'running') return;
-    await session.stop();
+    await session.stop(signal);
     if (this.session === session) this.session = undefined;
   }
 }

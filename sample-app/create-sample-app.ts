@@ -21,6 +21,8 @@ export interface SampleAppOptions extends DocketModuleOptions {
   logger?: LogLevel[] | false;
   /** Over `HEALTH_*`. */
   health?: Partial<HealthConfig>;
+  /** Over `DASHBOARD_PASSWORD` (null: a read-only dashboard). */
+  dashboardPassword?: string | null;
 }
 
 /** A listening sample app and the URL it answers on. */
@@ -31,9 +33,9 @@ export interface SampleApp {
 
 /** Create the sample app, start listening, and return it with its URL. */
 export async function createSampleApp(options: SampleAppOptions = {}): Promise<SampleApp> {
-  const { port, host, logger, health, ...docket } = options;
+  const { port, host, logger, health, dashboardPassword, ...docket } = options;
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot({ docket, health }),
+    AppModule.forRoot({ docket, health, dashboardPassword }),
     {
       // a boot error (a bad environment variable, say) rejects instead of exiting the process
       abortOnError: false,

@@ -10,6 +10,11 @@ async function bootstrap(): Promise<void> {
   logger.log(
     `listening on ${url}; probes at ${url}/health/live and ${url}/health/ready, metrics at ${url}/metrics`,
   );
+  logger.log(
+    process.env.DASHBOARD_PASSWORD
+      ? `dashboard at ${url}/docket (actions: user admin, password DASHBOARD_PASSWORD)`
+      : `dashboard at ${url}/docket, read-only (set DASHBOARD_PASSWORD to allow its actions)`,
+  );
   if (!process.env.DOCKET_URL) {
     logger.log(
       'tasks run in this process on memory:// (nothing is kept after it stops); ' +

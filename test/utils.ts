@@ -20,6 +20,14 @@ export const BACKEND: 'redis' | 'memory' =
 export const REDIS_ONLY =
   BACKEND === 'memory' ? 'needs a Redis server: the memory:// backend lives in one process' : false;
 
+/**
+ * `{ skip }` for a test that starts a redis-server of its own (restarts, outages): test/run.mjs
+ * sets DOCKET_TEST_NO_REDIS_SERVER when there is no redis-server binary to start.
+ */
+export const NEEDS_REDIS_SERVER = process.env.DOCKET_TEST_NO_REDIS_SERVER
+  ? 'needs a redis-server binary on the PATH'
+  : false;
+
 /** The URL of the test backend: the test run's own Redis (started by test/run.mjs), or memory. */
 export const REDIS_URL =
   BACKEND === 'memory'

@@ -7,7 +7,7 @@ import { concurrencyRule } from './concurrency.js';
 import { cooldownRule } from './cooldown.js';
 import { CronSchedule, cronOptions } from './cron.js';
 import { debounceRule } from './debounce.js';
-import { list, positive, type PlanContext } from './plan-checks.js';
+import { checkShapes, list, positive, shown, type PlanContext } from './plan-checks.js';
 import type { PlanCompiler, TaskPlan } from '../explorer/task-definition.js';
 import { rateLimitRule } from './rate-limit.js';
 import { checkRetry } from './retry.js';
@@ -22,6 +22,7 @@ export const compilePlan: PlanCompiler = (definition) => {
     },
   };
   const { fail } = context;
+  checkShapes(context, options);
   if (options.perpetual && options.cron) fail('perpetual and cron cannot be combined; choose one');
   const plan: TaskPlan = { rules: [] };
   if (options.retry) checkRetry(context, options.retry);
@@ -34,6 +35,9 @@ export const compilePlan: PlanCompiler = (definition) => {
   }
   if (options.cron) {
     const cron = cronOptions(options.cron);
+    if (typeof cron.expression !== 'string') {
+      fail(`cron.expression must be a cron expression string, not ${shown(cron.expression)}`);
+    }
     try {
       plan.cron = { schedule: new CronSchedule(cron), automatic: cron.automatic };
     } catch (error) {

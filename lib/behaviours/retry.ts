@@ -1,16 +1,22 @@
 import type { RetryOptions } from '../interfaces/docket-task-options.interface.js';
-import type { PlanContext } from './plan-checks.js';
+import { shown, type PlanContext } from './plan-checks.js';
 
 /** Check a retry option at boot. */
 export function checkRetry(context: PlanContext, retry: RetryOptions): void {
   const { attempts, delay, maxDelay, backoff } = retry;
   if (!(attempts === Infinity || (Number.isInteger(attempts) && attempts >= 1))) {
-    context.fail(`retry.attempts must be a whole number ≥ 1 or Infinity, not ${String(attempts)}`);
+    context.fail(`retry.attempts must be a whole number ≥ 1 or Infinity, not ${shown(attempts)}`);
   }
-  if (delay !== undefined && !(delay >= 0)) context.fail(`retry.delay must be ≥ 0 ms`);
-  if (maxDelay !== undefined && !(maxDelay >= 0)) context.fail(`retry.maxDelay must be ≥ 0 ms`);
+  for (const [field, value] of [
+    ['delay', delay],
+    ['maxDelay', maxDelay],
+  ] as const) {
+    if (value !== undefined && !(typeof value === 'number' && value >= 0)) {
+      context.fail(`retry.${field} must be a number of ms ≥ 0, not ${shown(value)}`);
+    }
+  }
   if (backoff !== undefined && backoff !== 'fixed' && backoff !== 'exponential') {
-    context.fail(`retry.backoff must be 'fixed' or 'exponential'`);
+    context.fail(`retry.backoff must be 'fixed' or 'exponential', not ${shown(backoff)}`);
   }
 }
 

@@ -137,6 +137,11 @@ export class DeliveryLoop {
     );
     this.autoclaimCursor = cursor;
     if (cursor !== '0-0') this.lastAutoclaim = 0;
+    if (entries.length > 0) {
+      this.logger.warn(
+        `redelivery: taking over ${entries.length} task(s) whose worker stopped renewing them for ${redeliveryTimeout} ms`,
+      );
+    }
     return entries;
   }
 }

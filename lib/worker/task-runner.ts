@@ -133,7 +133,10 @@ export class TaskRunner {
     // built only for a line that is logged (the hot path of plain tasks logs nothing)
     const label = () => `${message.taskName}(${message.key}) attempt ${message.attempt}`;
     const logging = Logger.isLevelEnabled('log');
-    if (logging) logger.log(`↪ ${label()} started, ${ms(task.startedAt - message.when)} after due`);
+    if (logging) {
+      const again = message.redelivered ? ' (redelivered: its worker stopped renewing it)' : '';
+      logger.log(`↪ ${label()} started, ${ms(task.startedAt - message.when)} after due${again}`);
+    }
 
     // The context is built only for a handler that asks for it (the hot path of plain tasks).
     let rearm = (): void => undefined;

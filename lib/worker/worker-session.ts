@@ -60,6 +60,8 @@ export class WorkerSession {
   private stopping = new AbortController();
   private idleWaiters: (() => void)[] = [];
   private abandoned = false;
+  private readonly cut = new AbortController();
+  private signal?: string;
   /** 'running' until `stop()`, then 'draining'. */
   state: 'running' | 'draining' = 'running';
 
@@ -206,10 +208,14 @@ export class WorkerSession {
     );
   }
 
-  /** Stop taking work, drain, and stop every part that was started, in reverse order. */
-  async stop(): Promise<void> {
+  /**
+   * Stop taking work, drain, and stop every part that was started, in reverse order. `signal`
+   * is the process signal that asked for it (named in the drain's log line).
+   */
+  async stop(signal?: string): Promise<void> {
     if (this.state === 'draining') return;
     this.state = 'draining';
+    this.signal = signal;
     this.stopping.abort();
     // Ends still get written, but one that fails is no longer retried: redelivery takes over.
     this.finisher.stopRetrying();
@@ -226,9 +232,21 @@ export class WorkerSession {
    */
   private async drain(): Promise<void> {
     // Messages read ahead or being claimed still start: the drain waits for them too.
-    if (!this.dispatcher.idle()) {
+    if (!this.dispatcher.idle() && !this.cut.signal.aborted) {
+      const { shutdownTimeout } = this.env.worker;
+      this.logger.log(
+        `shutting down: waiting up to ${seconds(shutdownTimeout)} for ${this.dispatcher.running.size} running task(s)` +
+          (this.signal ? ` (${this.signal} again stops now and hands them back)` : ''),
+      );
       const idle = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
-      await within(idle, this.env.worker.shutdownTimeout);
+      const cut = new Promise<void>((resolve) =>
+        this.cut.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+      const started = Date.now();
+      await within(Promise.race([idle, cut]), shutdownTimeout);
+      if (this.dispatcher.idle()) {
+        this.logger.log(`running tasks finished in ${seconds(Date.now() - started)}`);
+      }
     }
     const left = this.dispatcher.abandon();
     if (!left) return;
@@ -237,8 +255,20 @@ export class WorkerSession {
     await within(store.release(worker.name, left.held, left.started, Date.now()), 1_000);
   }
 
+  /**
+   * Stop waiting for running tasks (a second signal during the drain): they are aborted and
+   * handed back at once.
+   */
+  cutShort(): void {
+    this.cut.abort();
+  }
+
   private becameIdle(): void {
     for (const resolve of this.idleWaiters.splice(0)) resolve();
     this.loop.becameIdle();
   }
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1_000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }

@@ -145,6 +145,17 @@ describe('cancel', { timeout: 60_000 }, () => {
     assert.equal(await docket.client.cancel('i'), 'finished');
   });
 
+  it('of the built-in sleep, which stops on its signal and returns: cancelled', async (t) => {
+    const docket = await useDocket(t, [], FAST);
+    const execution = await docket.client.add('sleep', { key: 's' })(60);
+    const worker = docket.worker.runUntilFinished();
+    await waitFor(async () => (await stateOf(docket, 's')) === 'running', 'sleep to run');
+    assert.equal(await docket.client.cancel('s'), 'cancelled');
+    await assert.rejects(execution.result({ timeout: 5_000 }), ExecutionCancelledError);
+    await worker;
+    assert.equal(await stateOf(docket, 's'), 'cancelled');
+  });
+
   it('of a finished task changes nothing', async (t) => {
     const docket = await useDocket(t, [Tasks], FAST);
     const execution = await docket.client.add(Tasks.prototype.record, { key: 'done' })('x');

@@ -1,16 +1,22 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { Injectable } from '@nestjs/common';
 import { Ctx, DocketTask, type TaskContext } from '../../lib/index.js';
 import {
   createDocket,
   deferred,
   freePort,
+  NEEDS_REDIS_SERVER,
+  REDIS_ONLY,
+  REDIS_URL,
   startRedisServer,
   uniqueName,
   useDocket,
   waitFor,
 } from '../utils.js';
+import { within } from './behaviours/helpers.js';
 
 /** Shared by every app of this file (each app has its own provider instance). */
 const state = {
@@ -132,7 +138,7 @@ describe('shutdown', { timeout: 60_000 }, () => {
     assert.equal(state.runs.length, 0);
   });
 
-  it('never hangs when Redis is unreachable', async (t) => {
+  it('never hangs when Redis is unreachable', { skip: NEEDS_REDIS_SERVER }, async (t) => {
     reset();
     const redis = await startRedisServer();
     t.after(() => redis.kill());
@@ -164,50 +170,111 @@ describe('shutdown', { timeout: 60_000 }, () => {
     assert.equal(state.runs.length, 0);
   });
 
-  it('never hangs when Redis goes away while a task runs', async (t) => {
-    reset();
-    t.after(() => state.release.resolve());
-    const redis = await startRedisServer();
-    t.after(() => redis.kill());
-    const docket = await createDocket([Tasks], {
-      url: redis.url,
-      worker: { autoStart: true, minimumCheckInterval: 100, shutdownTimeout: 500 },
-    });
-    t.after(() => docket.close());
-    await docket.client.add(Tasks.prototype.deaf)();
-    await state.started.promise;
-    await redis.kill();
-    const closing = Date.now();
-    await docket.close();
-    const took = Date.now() - closing;
-    assert.ok(took < 6_000, `close took ${took}ms with Redis away`);
-  });
+  it(
+    'never hangs when Redis goes away while a task runs',
+    { skip: NEEDS_REDIS_SERVER },
+    async (t) => {
+      reset();
+      t.after(() => state.release.resolve());
+      const redis = await startRedisServer();
+      t.after(() => redis.kill());
+      const docket = await createDocket([Tasks], {
+        url: redis.url,
+        worker: { autoStart: true, minimumCheckInterval: 100, shutdownTimeout: 500 },
+      });
+      t.after(() => docket.close());
+      await docket.client.add(Tasks.prototype.deaf)();
+      await state.started.promise;
+      await redis.kill();
+      const closing = Date.now();
+      await docket.close();
+      const took = Date.now() - closing;
+      assert.ok(took < 6_000, `close took ${took}ms with Redis away`);
+    },
+  );
 
-  it('goes on working after Redis went away and came back (empty)', async (t) => {
-    reset();
-    let redis = await startRedisServer();
-    t.after(() => redis.kill());
-    const docket = await createDocket([Tasks], {
-      url: redis.url,
-      worker: { autoStart: true, minimumCheckInterval: 100, reconnectionDelay: 200 },
+  it(
+    'goes on working after Redis went away and came back (empty)',
+    { skip: NEEDS_REDIS_SERVER },
+    async (t) => {
+      reset();
+      let redis = await startRedisServer();
+      t.after(() => redis.kill());
+      const docket = await createDocket([Tasks], {
+        url: redis.url,
+        worker: { autoStart: true, minimumCheckInterval: 100, reconnectionDelay: 200 },
+      });
+      t.after(() => docket.close());
+      const before = await docket.client.add(Tasks.prototype.brief)();
+      assert.equal(await before.result({ timeout: 5_000 }), 'brief');
+      await redis.kill();
+      redis = await startRedisServer(redis.port);
+      // The restarted server lost the stream and its group: the worker must make them again.
+      const now = await waitFor(
+        () =>
+          docket.client
+            .add(Tasks.prototype.brief)()
+            .catch(() => undefined),
+        'the client to reconnect',
+      );
+      assert.equal(await now.result({ timeout: 10_000 }), 'brief');
+      const later = await docket.client.add(Tasks.prototype.brief, { delay: 300 })();
+      assert.equal(later.state, 'scheduled');
+      assert.equal(await later.result({ timeout: 10_000 }), 'brief');
+      assert.equal(state.runs.length, 3);
+    },
+  );
+});
+
+describe('shutdown by a signal', { timeout: 60_000, skip: REDIS_ONLY }, () => {
+  it('says what it waits for, and a second signal hands the running task back at once', async (t) => {
+    const name = uniqueName('signal');
+    const fixture = fileURLToPath(new URL('../fixtures/signal-worker.js', import.meta.url));
+    const child = spawn(process.execPath, [fixture, name, REDIS_URL], {
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    t.after(() => docket.close());
-    const before = await docket.client.add(Tasks.prototype.brief)();
-    assert.equal(await before.result({ timeout: 5_000 }), 'brief');
-    await redis.kill();
-    redis = await startRedisServer(redis.port);
-    // The restarted server lost the stream and its group: the worker must make them again.
-    const now = await waitFor(
-      () =>
-        docket.client
-          .add(Tasks.prototype.brief)()
-          .catch(() => undefined),
-      'the client to reconnect',
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    t.after(async () => {
+      child.kill('SIGKILL');
+      await exited;
+    });
+    let output = '';
+    const seen: { pattern: RegExp; resolve: () => void }[] = [];
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      for (const waiter of seen.filter((w) => w.pattern.test(output))) {
+        seen.splice(seen.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const line = (pattern: RegExp) =>
+      within(
+        new Promise<void>((resolve) => {
+          if (pattern.test(output)) resolve();
+          else seen.push({ pattern, resolve });
+        }),
+        20_000,
+        `a line ${pattern} in:\n${output}`,
+      );
+
+    const producer = await useDocket(t, [], { name, worker: false });
+    await producer.client.add('hang', { key: 'h' })('x');
+    await line(/started x/);
+    child.kill('SIGINT');
+    await line(
+      /shutting down: waiting up to 60 s for 1 running task\(s\) \(SIGINT again stops now/,
     );
-    assert.equal(await now.result({ timeout: 10_000 }), 'brief');
-    const later = await docket.client.add(Tasks.prototype.brief, { delay: 300 })();
-    assert.equal(later.state, 'scheduled');
-    assert.equal(await later.result({ timeout: 10_000 }), 'brief');
-    assert.equal(state.runs.length, 3);
+    assert.equal(child.exitCode, null, 'the first signal waits for the task');
+    const second = Date.now();
+    child.kill('SIGINT');
+    await within(exited, 10_000, 'the process to exit after the second signal');
+    assert.ok(Date.now() - second < 10_000);
+    assert.match(output, /SIGINT again: stopping now, running tasks are handed back/);
+    // handed back: queued for another worker, not shown as running on a gone one
+    const execution = await producer.client.getExecution('h');
+    assert.equal(execution?.state, 'queued');
+    assert.equal(execution?.worker, undefined);
   });
 });

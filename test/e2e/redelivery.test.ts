@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { Ctx, DocketTask, ExecutionCancelledError, type TaskContext } from '../../lib/index.js';
 import { REDIS_ONLY, childWorker, uniqueName, useDocket } from '../utils.js';
+import { CapturingLogger } from './observability/helpers.js';
 
 /** Runs of every docket of this file, whichever app (and provider instance) ran them. */
 const runs: { task: string; value: string; worker: string; startedAt: number }[] = [];
@@ -45,11 +46,23 @@ describe('redelivery', { timeout: 60_000 }, () => {
       assert.equal(taken?.worker, 'child-worker');
       assert.equal((await docket.inspector.depths()).running, 1);
 
+      const logger = new CapturingLogger();
+      docket.module.useLogger(logger);
       const killedAt = Date.now();
       await child.killed();
 
       await docket.worker.runUntilFinished();
       assert.equal(await execution.result({ timeout: 5_000 }), 'survivor:job');
+      // a redelivery is logged as one
+      const lines = logger.lines.map((l) => `${l.level} ${l.message}`);
+      assert.ok(
+        lines.some((l) => /^warn redelivery: taking over 1 task\(s\) whose worker stopped/.test(l)),
+        lines.join('\n'),
+      );
+      assert.ok(
+        lines.some((l) => /^log ↪ hang\(h\) attempt 1 started, .* \(redelivered: /.test(l)),
+        lines.join('\n'),
+      );
       assert.equal(runs.length, 1);
       const [run] = runs;
       assert.equal(run.worker, 'survivor');

@@ -29,6 +29,7 @@ describe('sample app over HTTP', () => {
       port: 0,
       host: '127.0.0.1',
       logger: false,
+      dashboardPassword: null,
     });
   });
   after(async () => {
@@ -130,5 +131,64 @@ describe('sample app over HTTP', () => {
     assert.equal(bad.status, 400);
     const badWait = await call('GET', `/tasks/anything?wait=soon`);
     assert.equal(badWait.status, 400);
+  });
+});
+
+describe("the sample app's dashboard", () => {
+  it('is mounted at /docket, read-only without a password', async (t) => {
+    const sample = await createSampleApp({
+      url: REDIS_URL,
+      name: uniqueName('sample'),
+      port: 0,
+      host: '127.0.0.1',
+      logger: false,
+      dashboardPassword: null,
+    });
+    t.after(() => sample.app.close());
+    const page = await fetch(`${sample.url}/docket`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<html/i);
+    const overview = await fetch(`${sample.url}/docket/api/overview`);
+    assert.equal(overview.status, 200);
+    const action = await fetch(`${sample.url}/docket/api/cancel`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: 'anything' }),
+    });
+    assert.equal(action.status, 403);
+  });
+
+  it('allows its actions to admin with DASHBOARD_PASSWORD (HTTP basic auth)', async (t) => {
+    const sample = await createSampleApp({
+      url: REDIS_URL,
+      name: uniqueName('sample'),
+      port: 0,
+      host: '127.0.0.1',
+      logger: false,
+      dashboardPassword: 's3cret',
+    });
+    t.after(() => sample.app.close());
+    const client = sample.app.get(DocketClient);
+    await client.add('sendWelcome', { key: 'later', delay: 60_000 })('ada');
+    const cancel = (authorization?: string) =>
+      fetch(`${sample.url}/docket/api/cancel`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(authorization ? { authorization } : {}),
+        },
+        body: JSON.stringify({ key: 'later' }),
+      });
+    const basic = (user: string, password: string) =>
+      `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    const anonymous = await cancel();
+    assert.equal(anonymous.status, 401);
+    assert.match(anonymous.headers.get('www-authenticate') ?? '', /^Basic realm=/);
+    assert.equal((await cancel(basic('admin', 'wrong'))).status, 401);
+    assert.equal((await cancel(basic('root', 's3cret'))).status, 401);
+    assert.equal((await client.getExecution('later'))?.state, 'scheduled');
+    const allowed = await cancel(basic('admin', 's3cret'));
+    assert.ok(allowed.status < 300, `status ${allowed.status}`);
+    assert.equal((await client.getExecution('later'))?.state, 'cancelled');
   });
 });

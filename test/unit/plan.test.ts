@@ -63,7 +63,24 @@ describe('compilePlan and admissionFor', () => {
     [{ perpetual: { every: 1_000 }, cron: '* * * * *' }, 'perpetual and cron cannot be combined'],
     [{ retry: { attempts: 0 } }, 'retry.attempts must be a whole number ≥ 1'],
     [{ cron: 'not cron' }, 'cron: "not cron" is not a 5-field cron expression'],
-  ] as [DocketTaskOptions, string][]) {
+    // a wrong type names the option and the form it takes
+    [{ timeout: '5s' }, 'timeout must be a number > 0, not "5s"'],
+    [{ retry: 3 }, 'retry must be { attempts, delay, backoff, maxDelay }, not 3'],
+    [{ retry: { attempts: 2, delay: '1s' } }, 'retry.delay must be a number of ms ≥ 0, not "1s"'],
+    [
+      { retry: { attempts: 2, backoff: 'linear' } },
+      "retry.backoff must be 'fixed' or 'exponential'",
+    ],
+    [{ retry: { attemps: 2 } }, 'retry has no field "attemps" (it takes attempts, delay'],
+    [{ perpetual: 5 }, 'perpetual must be { every, automatic }, not 5'],
+    [{ cron: 5 }, 'cron must be a cron expression or { expression, tz, automatic }, not 5'],
+    [{ cron: { expression: 5 } }, 'cron.expression must be a cron expression string, not 5'],
+    [{ concurrency: 'x' }, 'concurrency must be { max, argument, scope }, not "x"'],
+    [{ rateLimit: 7 }, 'rateLimit must be { limit, per, argument, drop, scope } or a list of them'],
+    [{ cooldown: [{ window: 1 }, 'x'] }, 'cooldown must be { window, argument, scope } or a list'],
+    [{ debounce: { settle: 'soon' } }, 'debounce.settle must be a number > 0, not "soon"'],
+    [{ progress: true }, 'unknown option "progress" (@DocketTask takes name, retry'],
+  ] as unknown as [DocketTaskOptions, string][]) {
     it(`refuses ${JSON.stringify(options)} at boot, naming the task`, () => {
       assert.throws(
         () => compilePlan(definition(options)),

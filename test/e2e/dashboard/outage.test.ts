@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { startRedisServer, type ExtraRedis } from '../../utils.js';
+import { NEEDS_REDIS_SERVER, startRedisServer, type ExtraRedis } from '../../utils.js';
 import { chromiumMissing, launchChromium } from './browser.js';
 import { ADMIN_COOKIE, startDashboardApp, type DashboardApp } from './fixture.js';
 
-const skip = chromiumMissing();
+const skip = chromiumMissing() || NEEDS_REDIS_SERVER;
 
 describe('dashboard while Redis is away', { skip }, () => {
   let redis: ExtraRedis;
