@@ -12,7 +12,7 @@ export interface DeliveryLoopEnv {
   reconnectionDelay: number;
   store: Pick<DocketStore, 'autoclaim' | 'isEmpty'>;
   reader: DeliveryReader;
-  dispatcher: Pick<Dispatcher, 'room' | 'hold' | 'idle'>;
+  dispatcher: Pick<Dispatcher, 'beginRead' | 'endRead' | 'idle'>;
   health: WorkerHealth;
 }
 
@@ -98,22 +98,29 @@ export class DeliveryLoop {
   /** One turn: read as many messages as there is room for. */
   private async step(): Promise<void> {
     const { dispatcher, health } = this.env;
-    const room = dispatcher.room();
+    const room = dispatcher.beginRead();
     if (room <= 0) {
       await new Promise<void>((resolve) => (this.roomWaiter = resolve));
       this.roomWaiter = undefined;
       return;
     }
-    // a redelivered message runs alone: one at a time
-    let entries = await this.autoclaim(1);
-    const redelivered = entries.length > 0;
-    if (!redelivered) {
-      entries = this.running ? await this.env.reader.read(room, this.env.minimumCheckInterval) : [];
+    let entries: StreamEntry[] = [];
+    let redelivered = false;
+    try {
+      // a redelivered message runs alone: one at a time
+      entries = await this.autoclaim(1);
+      redelivered = entries.length > 0;
+      if (!redelivered) {
+        entries = this.running
+          ? await this.env.reader.read(room, this.env.minimumCheckInterval)
+          : [];
+      }
+    } finally {
+      dispatcher.endRead(entries, redelivered);
     }
     health.polled();
-    if (entries.length > 0) {
-      dispatcher.hold(entries, redelivered);
-    } else if (
+    if (
+      entries.length === 0 &&
       this.finishWaiters.length > 0 &&
       dispatcher.idle() &&
       (await this.env.store.isEmpty())

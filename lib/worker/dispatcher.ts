@@ -80,9 +80,20 @@ export class Dispatcher {
     this.flow = new FlowControl(env.concurrency);
   }
 
-  /** How many more messages may be read now (0 while draining). */
-  room(): number {
-    return this.reading ? this.flow.room() : 0;
+  /**
+   * Take the turn to read: how many messages may be read now (0 while draining, or while
+   * another read is in flight). A read that may go must end with `endRead`.
+   */
+  beginRead(): number {
+    return this.reading ? this.flow.beginRead() : 0;
+  }
+
+  /** The read of `beginRead` answered with `entries`: hold them, and let the next read go. */
+  endRead(entries: readonly StreamEntry[], redelivered = false): void {
+    this.flow.endRead();
+    this.hold(entries, redelivered);
+    // a loop that waited for this read's turn looks again
+    this.env.onRoom();
   }
 
   /** Messages read from the stream (or redelivered), to claim when their slots free. */
@@ -230,11 +241,9 @@ export class Dispatcher {
     }
   }
 
-  /** Write an end; what is read along with it is held like the loop's own reads. */
+  /** Write an end (what the finisher reads along with it comes back through `endRead`). */
   private async finish(end: TaskEnd): Promise<EndStatus | undefined> {
-    const { status, read } = await this.env.finisher.finish(end);
-    this.hold(read, false);
-    return status;
+    return (await this.env.finisher.finish(end)).status;
   }
 
   private deadLetter(message: TaskMessage | BadMessage, reason: string): TaskEnd {

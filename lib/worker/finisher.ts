@@ -12,18 +12,20 @@ export interface FinisherEnv {
   executionTtl: number;
   deadLetterTtl: number;
   reconnectionDelay: number;
-  /** How many new messages the worker has room for now (0: none); read along with the ends. */
-  room(): number;
+  /**
+   * Take the worker's turn to read: how many new messages to read along with the ends (0:
+   * none). A turn taken ends with `endRead`, which holds what was read.
+   */
+  beginRead(): number;
+  endRead(entries: StreamEntry[]): void;
   /** A Redis error met while writing (the write is tried again). */
   disrupted(error: unknown): void;
 }
 
-/** What became of an end, and the messages read along with it. */
+/** What became of an end. */
 export interface Finished {
   /** Undefined when the end could not be written (the worker stopped retrying). */
   status?: EndStatus;
-  /** The first end of a batch gets the messages read along, the others none. */
-  read: StreamEntry[];
 }
 
 interface Queued {
@@ -70,16 +72,21 @@ export class Finisher {
     }
     let result: { statuses: EndStatus[]; read: StreamEntry[] } = { statuses: [], read: [] };
     // a write whose reply was lost may have read along already: its retries read nothing
-    let readAlong = true;
+    let count = this.retrying ? Math.max(0, this.env.beginRead()) : 0;
+    let reading = count > 0;
     for (;;) {
       try {
         result = await this.write(
           batch.map((b) => b.end),
-          readAlong,
+          count,
         );
         break;
       } catch (error) {
-        readAlong = false;
+        if (reading) {
+          reading = false;
+          this.env.endRead([]);
+        }
+        count = 0;
         this.env.disrupted(error);
         if (!this.retrying) {
           this.logger.warn(
@@ -90,16 +97,14 @@ export class Finisher {
         await sleep(this.env.reconnectionDelay);
       }
     }
-    batch.forEach((b, i) =>
-      b.resolve({ status: result.statuses[i], read: i === 0 ? result.read : [] }),
-    );
+    if (reading) this.env.endRead(result.read);
+    batch.forEach((b, i) => b.resolve({ status: result.statuses[i] }));
   }
 
   private write(
     ends: TaskEnd[],
-    readAlong: boolean,
+    count: number,
   ): Promise<{ statuses: EndStatus[]; read: StreamEntry[] }> {
-    const count = readAlong && this.retrying ? Math.max(0, this.env.room()) : 0;
     return this.env.store.finish(ends, {
       now: Date.now(),
       executionTtl: this.env.executionTtl,

@@ -36,6 +36,11 @@ export class FlowControl {
   private alone = false;
   /** Average time a handler held its slot (ms), -1 before the first one ended. */
   private handlerMs = -1;
+  /**
+   * A read is in flight (the loop's own, or one along with an end): no second one starts, so
+   * that messages are held, claimed and started in the order the stream gave them.
+   */
+  private readInFlight = false;
 
   constructor(readonly concurrency: number) {}
 
@@ -52,6 +57,22 @@ export class FlowControl {
     if (this.isAlone() || this.heldRedelivered > 0) return 0;
     const limit = this.readsAhead() ? 2 * this.concurrency : this.concurrency;
     return limit - this.busy - this.claiming - this.held.length;
+  }
+
+  /**
+   * Take the turn to read: how many messages may be read now, 0 when none may or another read
+   * is in flight. A read that may go is in flight until `endRead`.
+   */
+  beginRead(): number {
+    if (this.readInFlight) return 0;
+    const room = this.room();
+    if (room > 0) this.readInFlight = true;
+    return room;
+  }
+
+  /** The read of `beginRead` answered (its messages are held next). */
+  endRead(): void {
+    this.readInFlight = false;
   }
 
   hold(entries: readonly StreamEntry[], redelivered: boolean): void {
@@ -146,5 +167,6 @@ export class FlowControl {
     this.held = [];
     this.heldRedelivered = 0;
     this.alone = false;
+    this.readInFlight = false;
   }
 }

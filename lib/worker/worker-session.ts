@@ -75,7 +75,8 @@ export class WorkerSession {
       executionTtl: options.executionTtl,
       deadLetterTtl: options.deadLetterTtl,
       reconnectionDelay: worker.reconnectionDelay,
-      room: () => this.dispatcher.room(),
+      beginRead: () => this.dispatcher.beginRead(),
+      endRead: (entries) => this.dispatcher.endRead(entries),
       disrupted,
     });
     this.dispatcher = new Dispatcher({

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { DocketTask, type Execution } from '../../lib/index.js';
 import { createDocket, useDocket, waitFor } from '../utils.js';
-import { keyOf, queueScore, runsHash, streamLength, withRaw } from './raw.js';
+import { keyOf, queueScore, rawQueueScore, runsHash, streamLength, withRaw } from './raw.js';
 
 @Injectable()
 class Tasks {
@@ -85,6 +85,23 @@ describe('future tasks in the queue', { timeout: 60_000 }, () => {
     await docket.client.replace(Tasks.prototype.record, { key: 'f' })('now');
     assert.deepEqual(await parked(docket.name, 'f'), { queued: 0, parked: {} });
     assert.equal(await streamLength(docket.name), 1);
+  });
+
+  it('scores tasks due in the same ms by add order: when * 1024 + their place', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const when = new Date(Date.now() + 60_000);
+    const keys = ['zeta', 'alpha', 'mu', 'beta'];
+    for (const key of keys) await docket.client.add(Tasks.prototype.record, { key, when })('x');
+    const other = new Date(when.getTime() + 1);
+    await docket.client.add(Tasks.prototype.record, { key: 'next-ms', when: other })('x');
+    const scores = await Promise.all(keys.map((key) => rawQueueScore(docket.name, key)));
+    const base = when.getTime() * 1024;
+    assert.deepEqual(scores, [base, base + 1, base + 2, base + 3]);
+    assert.equal(await rawQueueScore(docket.name, 'next-ms'), other.getTime() * 1024);
+    // a key cancelled from the middle leaves its place; the next add comes after the last
+    await docket.client.cancel('alpha');
+    await docket.client.add(Tasks.prototype.record, { key: 'late', when })('x');
+    assert.equal(await rawQueueScore(docket.name, 'late'), base + 4);
   });
 
   it('a cancel of a scheduled task removes it from the queue and its parked message', async (t) => {

@@ -84,8 +84,17 @@ export function runsHash(name: string, key: string): Promise<Record<string, stri
   return withRaw((redis) => redis.hgetall(keyOf(name, `runs:${key}`)));
 }
 
-/** The score of `key` in the queue (the sorted set of future tasks) of docket `name`, or null. */
-export function queueScore(name: string, key: string): Promise<number | null> {
+/**
+ * The due time (epoch ms) of `key` in the queue (the sorted set of future tasks) of docket
+ * `name`, or null: its score is when * 1024 + its place among the tasks due in that ms.
+ */
+export async function queueScore(name: string, key: string): Promise<number | null> {
+  const score = await rawQueueScore(name, key);
+  return score === null ? null : Math.floor(score / 1024);
+}
+
+/** The raw score of `key` in the queue of docket `name`, or null. */
+export function rawQueueScore(name: string, key: string): Promise<number | null> {
   return withRaw(async (redis) => {
     const score = await redis.zscore(keyOf(name, 'queue'), key);
     return score === null ? null : Number(score);

@@ -1,4 +1,5 @@
 #!lua flags=allow-oom
+--- @include "queue"
 --[[
   beat: a worker is alive (the beats between two heartbeat-3.lua calls).
 
@@ -8,4 +9,4 @@
   Returns the due time (epoch ms) of the earliest task in the queue, or -1 when it is empty.
 ]]
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-return redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')[2] or '-1'
+return queue_head(KEYS[2])

@@ -1,4 +1,5 @@
 #!lua flags=no-writes
+--- @include "queue"
 --[[
   depths: the counts of the docket at one moment.
 
@@ -16,8 +17,8 @@ if type(summary) == 'table' and not summary.err then pending = summary[1] end
 return {
   redis.call('XLEN', KEYS[1]),
   pending,
-  redis.call('ZCOUNT', KEYS[2], '-inf', ARGV[2]),
-  redis.call('ZCOUNT', KEYS[2], '(' .. ARGV[2], '+inf'),
+  redis.call('ZCOUNT', KEYS[2], '-inf', queue_due(ARGV[2])),
+  redis.call('ZCOUNT', KEYS[2], queue_due(ARGV[2]) + 1, '+inf'),
   redis.call('ZCOUNT', KEYS[3], ARGV[3], '+inf'),
   redis.call('XLEN', KEYS[4]),
 }

@@ -1,4 +1,5 @@
 #!lua flags=allow-oom
+--- @include "queue"
 --[[
   heartbeat: record that a worker is alive and which tasks it runs.
 
@@ -31,4 +32,4 @@ if #ARGV > 5 then
   end
   redis.call('PEXPIRE', KEYS[2], lifetime)
 end
-return redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')[2] or '-1'
+return queue_head(KEYS[3])

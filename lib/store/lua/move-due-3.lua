@@ -1,4 +1,5 @@
 #!lua flags=allow-oom
+--- @include "queue"
 --[[
   move-due: move future tasks whose time has come from the queue to the stream.
 
@@ -30,7 +31,7 @@ local function move(key)
   end
 end
 
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[3]))
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', queue_due(now), 'LIMIT', 0, tonumber(ARGV[3]))
 for _, key in ipairs(due) do
   local ok, problem = pcall(move, key)
   if not ok then
@@ -48,5 +49,4 @@ for _, key in ipairs(due) do
   end
   redis.call('ZREM', KEYS[1], key)
 end
-local nextDue = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-return { #due, nextDue[2] or '-1' }
+return { #due, queue_head(KEYS[1]) }

@@ -38,6 +38,7 @@ const COMMAND_METHODS = [
   'zmscore',
   'zrange',
   'zrangebyscore',
+  'zrevrangebyscore',
   'zcount',
   'zremrangebyscore',
   'rpush',

@@ -916,6 +916,28 @@ const COMMANDS: Record<string, Handler> = {
       ? range.flatMap(([member, score]) => [member, formatScore(score)])
       : range.map(([member]) => member);
   },
+  ZREVRANGEBYSCORE(args) {
+    const [key, max, min, ...options] = args;
+    const zset = this.zset(key);
+    if (!zset) return [];
+    let withScores = false;
+    let offset = 0;
+    let count = Infinity;
+    for (let i = 0; i < options.length; i++) {
+      const word = options[i].toUpperCase();
+      if (word === 'WITHSCORES') withScores = true;
+      else if (word === 'LIMIT') {
+        offset = integer(options[++i]);
+        const n = integer(options[++i]);
+        count = n < 0 ? Infinity : n;
+      }
+    }
+    const all = zset.rangeByScore(parseScoreBound(min), parseScoreBound(max), 0, Infinity);
+    const range = all.reverse().slice(offset, offset + count);
+    return withScores
+      ? range.flatMap(([member, score]) => [member, formatScore(score)])
+      : range.map(([member]) => member);
+  },
   ZCOUNT(args) {
     return (
       this.zset(args[0])?.countByScore(parseScoreBound(args[1]), parseScoreBound(args[2])) ?? 0

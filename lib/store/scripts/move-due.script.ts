@@ -12,7 +12,7 @@ export const MOVE_DUE = defineScript<
     ...[deadLetterTtl, executionTtl],
   ],
   decode: (reply) => {
-    const [moved, next] = reply as [number, string];
-    return { moved: Number(moved), next: next === '-1' ? Infinity : Number(next) };
+    const [moved, next] = reply as [number, number];
+    return { moved: Number(moved), next: Number(next) < 0 ? Infinity : Number(next) };
   },
 });

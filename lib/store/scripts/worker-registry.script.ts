@@ -4,7 +4,7 @@ import { CONSUMER_GROUP } from '../keys.js';
 import { defineScript, type ScriptArg } from './script.js';
 
 /** The earliest due time a beat answers (Infinity: the queue is empty). */
-const nextDue = (reply: unknown): number => (reply === '-1' ? Infinity : Number(reply));
+const nextDue = (reply: unknown): number => (Number(reply) < 0 ? Infinity : Number(reply));
 
 /** heartbeat-3.lua: a worker is alive, and (re)writes the tasks it runs. */
 export const HEARTBEAT = defineScript<

@@ -1,3 +1,4 @@
+--- @include "queue"
 --[[
   schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate)
     Schedule a new execution of `key` (new generation): queued on the stream when due, else
@@ -37,7 +38,7 @@ local function schedule_run(prefix, key, task, args, when, attempt, now, tracepa
     state = 'scheduled'
     local queue = prefix .. 'queue'
     redis.call('HSET', prefix .. 'parked:' .. key, unpack(fields))
-    redis.call('ZADD', queue, when, key)
+    redis.call('ZADD', queue, queue_score(queue, when), key)
     redis.call('HSET', runs, 'state', state, 'task', task, 'args', args, 'when', when, 'attempt', attempt)
     local first = redis.call('ZRANGE', queue, 0, 0)
     if first[1] == key then redis.call('PUBLISH', prefix .. 'wake', when) end
