@@ -1,9 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import { DEFAULTS } from '../config/defaults.js';
-import type { DocketClient } from '../public-api.js';
+import type { DocketClient, DocketInspector } from '../public-api.js';
 import { parseRedisUrl, redactUrl } from '../store/redis-url.js';
-import { toCliError, usageError } from './cli-error.js';
+import { CliError, toCliError, usageError } from './cli-error.js';
 
 /** The docket a command works on, from `--url` / `DOCKET_URL` and `--docket` / `DOCKET_NAME`. */
 export interface Target {
@@ -56,16 +56,48 @@ export function targetOf(command: Command): Target {
   return { url, name: docket };
 }
 
+/** What a command works with: the docket's client and its read model. */
+export interface Docket {
+  client: DocketClient;
+  inspector: DocketInspector;
+  app: INestApplicationContext;
+}
+
+/** `docket 'orders' on redis://…/0`: the target of a command, its password masked. */
+export function describeTarget(target: Target): string {
+  return `docket '${target.name}' on ${redactUrl(target.url)}`;
+}
+
+/** How many docket names a message lists before it says how many more there are. */
+const NAMES_SHOWN = 20;
+
+/**
+ * Undefined when the docket has keys on its database; else a sentence saying that it was never
+ * used there (a mistyped name, or the wrong database) and naming the dockets that are there.
+ */
+export async function neverUsed(docket: Docket, target: Target): Promise<string | undefined> {
+  if (await docket.inspector.exists()) return undefined;
+  const names = await docket.inspector.dockets();
+  const there =
+    names.length === 0
+      ? 'there is no docket on that database'
+      : `dockets there: ${names.slice(0, NAMES_SHOWN).join(', ')}` +
+        (names.length > NAMES_SHOWN ? ` (and ${names.length - NAMES_SHOWN} more)` : '');
+  return `${describeTarget(target)} has never been used (none of its keys is there); ${there}`;
+}
+
 /**
  * Boot a producer-only Nest context on `target` (no worker, no metrics, no logs), run `fn` with
- * its `DocketClient`, and close it, whatever happens.
+ * its client and read model, and close it, whatever happens. With `used`, a docket that was
+ * never used on that database is an error (see `neverUsed`).
  */
-export async function withClient<T>(
+export async function withDocket<T>(
   target: Target,
-  fn: (client: DocketClient, app: INestApplicationContext) => Promise<T>,
+  fn: (docket: Docket) => Promise<T>,
+  options: { used?: boolean } = {},
 ): Promise<T> {
   // Nest loads in a second or so: only the commands that talk to Redis pay for it.
-  const [{ NestFactory }, { DocketModule, DocketClient }] = await Promise.all([
+  const [{ NestFactory }, { DocketModule, DocketClient, DocketInspector }] = await Promise.all([
     import('@nestjs/core'),
     import('../public-api.js'),
   ]);
@@ -79,7 +111,17 @@ export async function withClient<T>(
     throw toCliError(error);
   }
   try {
-    return await fn(app.get(DocketClient), app);
+    const docket: Docket = {
+      client: app.get(DocketClient),
+      inspector: app.get(DocketInspector),
+      app,
+    };
+    if (options.used) {
+      // an empty answer would look like an idle docket: say that there is no such docket
+      const unused = await neverUsed(docket, target);
+      if (unused) throw new CliError(unused);
+    }
+    return await fn(docket);
   } catch (error) {
     throw toCliError(error);
   } finally {

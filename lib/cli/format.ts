@@ -82,7 +82,12 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value, jsonReplacer, 2);
 }
 
+/** A count with its thousands apart: `950`, `1 000`, `50 000`. */
+export function count(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ' ');
+}
+
 /** `n thing` / `n things`. */
 export function plural(n: number, thing: string): string {
-  return `${n} ${thing}${n === 1 ? '' : 's'}`;
+  return `${count(n)} ${thing}${n === 1 ? '' : 's'}`;
 }

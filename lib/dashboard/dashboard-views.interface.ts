@@ -76,7 +76,7 @@ export interface ScheduledView {
   attempt: number;
   /** Null when the stored time is not a valid date. */
   when: string | null;
-  /** Due (queued) or in the future (scheduled). */
+  /** `queued`: due now, waiting for a worker; `scheduled`: due later. */
   state: 'queued' | 'scheduled';
 }
 

@@ -17,5 +17,5 @@ export const DASHBOARD_DEFAULTS = {
 /** How many failures seen on the state channel the dashboard remembers. */
 export const RECENT_FAILURES = 50;
 
-/** Most scheduled tasks one answer lists (the total is always given). */
+/** Most queued and scheduled tasks one answer lists (the total counts them all). */
 export const SCHEDULED_LIMIT = 500;

@@ -93,18 +93,18 @@ export class DashboardService implements OnModuleInit {
       .sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? ''));
   }
 
+  /** Queued and scheduled tasks, at most SCHEDULED_LIMIT; `total` counts them all. */
   async scheduled(): Promise<{ total: number; tasks: ScheduledView[] }> {
-    const { future } = await this.docket.client.snapshot();
-    const now = Date.now();
+    const { future, counts } = await this.docket.client.snapshot({ limit: SCHEDULED_LIMIT });
     return {
-      total: future.length,
-      tasks: future.slice(0, SCHEDULED_LIMIT).map((task) => ({
+      total: Math.max(counts.queued + counts.scheduled, future.length),
+      tasks: future.map((task) => ({
         key: task.key,
         taskName: task.taskName,
         args: this.args(task.args),
         attempt: task.attempt,
         when: isoOrNull(task.when),
-        state: task.when.getTime() > now ? 'scheduled' : 'queued',
+        state: task.state,
       })),
     };
   }

@@ -12,6 +12,7 @@ import type {
   DocketSnapshot,
   FutureTask,
   RunningTask,
+  TaskCounts,
   WorkerInfo,
 } from '../interfaces/snapshot.interface.js';
 import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
@@ -53,7 +54,7 @@ export interface StrikeInEffect {
   condition: StrikeCondition;
 }
 
-/** How many tasks `snapshot()` lists by default. */
+/** How many tasks `snapshot()` lists in each list by default. */
 export const SNAPSHOT_LIMIT = 1_000;
 
 /** Decoded arguments, or the raw text when they cannot be decoded. */
@@ -99,13 +100,23 @@ export class DocketInspector {
     return this.registry.resolveName(task, false);
   }
 
-  /** What runs and waits now, listing at most `limit` tasks of each place (1 000 by default). */
+  /**
+   * What runs and waits now: the counts of each state in full, and lists of at most `limit`
+   * running and `limit` waiting tasks (1 000 by default; `Infinity` lists all).
+   */
   async snapshot(options: { limit?: number } = {}): Promise<DocketSnapshot> {
     const limit = options.limit ?? SNAPSHOT_LIMIT;
+    if (typeof limit !== 'number' || Number.isNaN(limit) || limit < 0) {
+      throw new TypeError(`snapshot limit must be a number ≥ 0 or Infinity, got ${String(limit)}`);
+    }
     const takenAt = new Date();
-    const record = await this.store.snapshot(
-      Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER,
-    );
+    const [record, counts, workers] = await Promise.all([
+      this.store.snapshot(
+        Number.isFinite(limit) ? Math.max(1, Math.floor(limit)) : Number.MAX_SAFE_INTEGER,
+      ),
+      this.store.countTasks(),
+      this.workers(),
+    ]);
     const running: RunningTask[] = [];
     const future: FutureTask[] = [];
     for (const run of record.runs) {
@@ -123,11 +134,41 @@ export class DocketInspector {
           startedAt: new Date(run.startedAt ?? NaN),
         });
       } else if (run.state === 'queued' || run.state === 'scheduled') {
-        future.push(base);
+        future.push({ ...base, state: run.state });
       }
     }
     future.sort((a, b) => a.when.getTime() - b.when.getTime());
-    return { takenAt, totalTasks: record.total, running, future, workers: await this.workers() };
+    return {
+      takenAt,
+      totalTasks: counts.running + counts.queued + counts.scheduled,
+      counts,
+      limit,
+      running: running.slice(0, limit),
+      future: future.slice(0, limit),
+      workers,
+    };
+  }
+
+  /** How many tasks are running, queued and scheduled now, counted in full. */
+  counts(): Promise<TaskCounts> {
+    return this.store.countTasks();
+  }
+
+  /**
+   * Whether this docket has been used on its database: false when none of its lasting keys
+   * (stream, queue, strikes, dead letters, worker registry) is there — a name never used, or
+   * the wrong database.
+   */
+  exists(): Promise<boolean> {
+    return this.store.hasKeys();
+  }
+
+  /**
+   * The names of the dockets used on this docket's database, sorted (a scan of its keys: for
+   * tools, not for hot paths).
+   */
+  dockets(): Promise<string[]> {
+    return this.store.docketNames();
   }
 
   /** Workers whose heartbeat is recent. */

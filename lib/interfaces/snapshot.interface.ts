@@ -16,20 +16,42 @@ export interface RunningTask {
   startedAt: Date;
 }
 
-/** A task waiting: due in the future, or queued and not yet claimed. */
+/** A task waiting: queued (due, not yet running) or scheduled (due later). */
 export interface FutureTask {
   key: string;
   taskName: string;
   args: unknown[] | string;
   when: Date;
   attempt: number;
+  /** `queued`: due now, on the stream (or waiting for a concurrency slot); `scheduled`: due later. */
+  state: 'queued' | 'scheduled';
+}
+
+/**
+ * How many tasks a docket holds in each state, counted in full: a snapshot's lists stop at
+ * its `limit`, these numbers do not.
+ */
+export interface TaskCounts {
+  /** Started by a worker and not ended. */
+  running: number;
+  /** Due now and not running: on the stream, or waiting for a concurrency slot. */
+  queued: number;
+  /** Due later: in the queue until their time. */
+  scheduled: number;
 }
 
 /** What a docket holds at one moment. */
 export interface DocketSnapshot {
   takenAt: Date;
+  /** Every task the docket holds: `counts.running + counts.queued + counts.scheduled`. */
   totalTasks: number;
+  /** How many tasks there are in each state; a list shorter than its count was cut. */
+  counts: TaskCounts;
+  /** The most tasks `running` and `future` list each. */
+  limit: number;
+  /** Running tasks, at most `limit`. */
   running: RunningTask[];
+  /** Queued and scheduled tasks, earliest due first, at most `limit`. */
   future: FutureTask[];
   workers: WorkerInfo[];
 }

@@ -299,6 +299,16 @@ export interface Depths {
   deadLetters: number;
 }
 
+/** How many tasks there are in each place, counted in full. */
+export interface TaskCountsRecord {
+  /** Read by a worker, and running. */
+  running: number;
+  /** On the stream and not running, or waiting for a concurrency slot. */
+  queued: number;
+  /** In the queue. */
+  scheduled: number;
+}
+
 /** The executions a snapshot lists, and the totals it was cut from. */
 export interface SnapshotRecord {
   total: number;
@@ -333,6 +343,12 @@ export interface InspectionStore {
   isEmpty(): Promise<boolean>;
   /** At most `limit` executions of the stream, the queue and the waiting lines. */
   snapshot(limit: number): Promise<SnapshotRecord>;
+  /** How many tasks are running, queued and scheduled (not cut like a snapshot). */
+  countTasks(): Promise<TaskCountsRecord>;
+  /** Whether any of the docket's lasting keys exists: false when it was never used here. */
+  hasKeys(): Promise<boolean>;
+  /** The names of the dockets whose lasting keys are on this database, sorted. */
+  docketNames(): Promise<string[]>;
   /** Live workers (of `task`, or all), newest first. */
   liveWorkers(since: number, task?: string): Promise<WorkerRecord[]>;
   deadLetters(): Promise<DeadLetterRecord[]>;

@@ -62,4 +62,21 @@ export class DocketKeys {
   get seedLock(): string {
     return `${this.prefix}seed-lock`;
   }
+  /**
+   * The keys that outlive a docket's tasks (see `docketOfMarker`): one of them exists once the
+   * docket has been used on a database.
+   */
+  get markers(): string[] {
+    return [this.stream, this.queue, this.strikes, this.dead, this.workers];
+  }
+}
+
+/** A SCAN pattern that finds every docket's marker keys (and a few others, filtered out). */
+export const MARKER_PATTERN = '{*}:[sqdw]*';
+
+const MARKER = /^\{([^\s{}]+)\}:(?:stream|queue|strikes|dead|workers)$/;
+
+/** The name of the docket whose marker key `key` is, or undefined for any other key. */
+export function docketOfMarker(key: string): string | undefined {
+  return MARKER.exec(key)?.[1];
 }

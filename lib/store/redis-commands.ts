@@ -23,6 +23,8 @@ export interface RedisCommands extends ScriptClient {
   on(event: string, listener: (...args: any[]) => void): unknown;
   once(event: string, listener: (...args: any[]) => void): unknown;
   off(event: string, listener: (...args: any[]) => void): unknown;
+  /** A Cluster client's master nodes (for commands that read one node's keys, such as SCAN). */
+  nodes?(role: 'master'): RedisCommands[];
 }
 
 // ioredis' clients are RedisCommands as they are (checked by the compiler, no cast).

@@ -22,16 +22,18 @@ import type {
   StartedTask,
   StreamEntry,
   StrikeLogEntry,
+  TaskCountsRecord,
   TaskEnd,
   Unsubscribe,
   WorkerRecord,
 } from './docket-store.js';
 import { RedisDocketChannels } from './docket-channels.js';
 import { fieldsToRecord, numberField } from './fields.js';
-import { CONSUMER_GROUP, DocketKeys } from './keys.js';
+import { CONSUMER_GROUP, DocketKeys, docketOfMarker, MARKER_PATTERN } from './keys.js';
 import { classifyRedisError } from './redis-errors.js';
 import { CANCEL, CLEAR } from './scripts/cancel.script.js';
 import { CLAIM } from './scripts/claim.script.js';
+import { COUNTS } from './scripts/counts.script.js';
 import { PURGE_DEAD, RETRY_DEAD } from './scripts/dead-letters.script.js';
 import { FINISH } from './scripts/finish.script.js';
 import { MOVE_DUE } from './scripts/move-due.script.js';
@@ -318,6 +320,46 @@ export class RedisDocketStore implements DocketStore {
 
   snapshot(limit: number): Promise<SnapshotRecord> {
     return this.run(SNAPSHOT, { limit });
+  }
+
+  countTasks(): Promise<TaskCountsRecord> {
+    return this.run(COUNTS, {});
+  }
+
+  async hasKeys(): Promise<boolean> {
+    await this.ready();
+    return Number(await this.command('exists', ...this.keys.markers)) > 0;
+  }
+
+  async docketNames(): Promise<string[]> {
+    await this.ready();
+    const { commands, cluster } = this.connection;
+    // a Cluster spreads dockets over its masters: each is scanned
+    const nodes = cluster && commands.nodes ? commands.nodes('master') : [commands];
+    const names = new Set<string>();
+    try {
+      for (const node of nodes) {
+        let cursor = '0';
+        do {
+          const [next, keys] = (await node.call(
+            'scan',
+            cursor,
+            'MATCH',
+            MARKER_PATTERN,
+            'COUNT',
+            1_000,
+          )) as [string, string[]];
+          for (const key of keys) {
+            const name = docketOfMarker(key);
+            if (name !== undefined) names.add(name);
+          }
+          cursor = next;
+        } while (cursor !== '0');
+      }
+    } catch (error) {
+      throw this.connection.error(error);
+    }
+    return [...names].sort();
   }
 
   liveWorkers(since: number, task?: string): Promise<WorkerRecord[]> {

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { DeadLetter } from '../../public-api.js';
 import { CliError, usageError } from '../cli-error.js';
-import { targetOf, withClient } from '../context.js';
+import { confirm, yesOption } from '../confirm.js';
+import { describeTarget, targetOf, withDocket } from '../context.js';
 import { formatArgs, plural, relative, table, toJson, truncate } from '../format.js';
 import { jsonOption } from '../options.js';
 
@@ -32,7 +33,9 @@ export function registerDead(program: Command): void {
     .addOption(jsonOption())
     .action(async (flags: { json?: boolean }, cmd: Command) => {
       const target = targetOf(cmd);
-      const letters = await withClient(target, (client) => client.deadLetters());
+      const letters = await withDocket(target, ({ client }) => client.deadLetters(), {
+        used: true,
+      });
       if (flags.json) console.log(toJson(letters));
       else if (letters.length === 0) console.log(`No dead letters in docket '${target.name}'`);
       else console.log(renderDeadLetters(letters));
@@ -45,8 +48,10 @@ export function registerDead(program: Command): void {
     .action(async (key: string | undefined, flags: { all?: boolean }, cmd: Command) => {
       if (!key === !flags.all) throw usageError('give a key or --all (not both)');
       const target = targetOf(cmd);
-      const retried = await withClient(target, (client) =>
-        client.retryDeadLetter(key ?? { all: true }),
+      const retried = await withDocket(
+        target,
+        ({ client }) => client.retryDeadLetter(key ?? { all: true }),
+        { used: true },
       );
       if (key !== undefined && retried === 0) {
         throw new CliError(
@@ -57,10 +62,28 @@ export function registerDead(program: Command): void {
     });
   dead
     .command('purge')
-    .description('delete every dead letter')
-    .action(async (_flags: unknown, cmd: Command) => {
+    .description('delete every dead letter; asks first')
+    .addOption(yesOption())
+    .action(async (flags: { yes?: boolean }, cmd: Command) => {
       const target = targetOf(cmd);
-      const purged = await withClient(target, (client) => client.purgeDeadLetters());
-      console.log(`Purged ${plural(purged, 'dead letter')} from docket '${target.name}'`);
+      await withDocket(
+        target,
+        async ({ client, inspector }) => {
+          const { deadLetters } = await inspector.depths();
+          const where = describeTarget(target);
+          const go = await confirm(
+            {
+              plan: `Purging ${where} deletes ${plural(deadLetters, 'dead letter')}`,
+              empty:
+                deadLetters === 0 ? `Nothing to purge in ${where}: no dead letters` : undefined,
+            },
+            flags.yes,
+          );
+          if (!go) return;
+          const purged = await client.purgeDeadLetters();
+          console.log(`Purged ${plural(purged, 'dead letter')} from docket '${target.name}'`);
+        },
+        { used: true },
+      );
     });
 }

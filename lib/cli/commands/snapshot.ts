@@ -1,49 +1,92 @@
 import type { Command } from 'commander';
-import type { DocketSnapshot } from '../../public-api.js';
+import type { DocketSnapshot, FutureTask } from '../../public-api.js';
+import { parseWholeNumber } from '../../util/typed-value.js';
 import { redactUrl } from '../../store/redis-url.js';
-import { targetOf, withClient, type Target } from '../context.js';
-import { clock, color, plural, relative, table, toJson } from '../format.js';
-import { jsonOption } from '../options.js';
+import { targetOf, withDocket, type Target } from '../context.js';
+import { clock, color, count, plural, relative, table, toJson } from '../format.js';
+import { argParser, jsonOption } from '../options.js';
 
-/** Per task: how many there are, run, wait, and when the oldest waiting one was due. */
+/** How many tasks `docket snapshot` lists in each list unless `--limit` says otherwise. */
+const DEFAULT_LIMIT = 1_000;
+
+/** Per task, among the listed tasks: how many run, are queued and are scheduled. */
 export interface TaskStats {
   task: string;
   total: number;
   running: number;
   queued: number;
+  scheduled: number;
+  /** The due time of the task's longest-waiting queued task. */
   oldestQueued: Date | null;
+  /** The due time of the task's next scheduled task. */
+  nextScheduled: Date | null;
 }
 
-/** Group a snapshot by task, most tasks first. */
+/** Group the listed tasks of a snapshot by task, most tasks first. */
 export function taskStats(snapshot: DocketSnapshot): TaskStats[] {
   const stats = new Map<string, TaskStats>();
   const entry = (task: string) => {
     let s = stats.get(task);
-    if (!s) stats.set(task, (s = { task, total: 0, running: 0, queued: 0, oldestQueued: null }));
+    if (!s) {
+      const none = { oldestQueued: null, nextScheduled: null };
+      s = { task, total: 0, running: 0, queued: 0, scheduled: 0, ...none };
+      stats.set(task, s);
+    }
     s.total++;
     return s;
   };
   for (const r of snapshot.running) entry(r.taskName).running++;
   for (const f of snapshot.future) {
     const s = entry(f.taskName);
-    s.queued++;
-    if (!s.oldestQueued || f.when < s.oldestQueued) s.oldestQueued = f.when;
+    if (f.state === 'queued') {
+      s.queued++;
+      if (!s.oldestQueued || f.when < s.oldestQueued) s.oldestQueued = f.when;
+    } else {
+      s.scheduled++;
+      if (!s.nextScheduled || f.when < s.nextScheduled) s.nextScheduled = f.when;
+    }
   }
   return [...stats.values()].sort((a, b) => b.total - a.total || a.task.localeCompare(b.task));
 }
 
-/** The snapshot as text: a heading, running and future tasks, workers, and stats if asked. */
+/** Whether a snapshot lists fewer tasks than it counts. */
+function isCut(snapshot: DocketSnapshot): boolean {
+  const listed = snapshot.running.length + snapshot.future.length;
+  return listed < snapshot.totalTasks;
+}
+
+/** `Queued (3)`, or `Queued (showing 1 000 of 50 000)` for a list cut short. */
+function heading(title: string, shown: number, total: number): string {
+  const n = shown < total ? `showing ${count(shown)} of ${count(total)}` : count(total);
+  return color.bold(`${title} (${n})`);
+}
+
+function waiting(tasks: FutureTask[], now: Date): string {
+  return table(
+    ['Key', 'Task', 'Due', 'Attempt'],
+    tasks.map((f) => [f.key, f.taskName, relative(f.when, now), String(f.attempt)]),
+  );
+}
+
+/** The snapshot as text: a heading with the counts, each list, workers, and stats if asked. */
 export function renderSnapshot(snapshot: DocketSnapshot, target: Target, stats: boolean): string {
   const now = snapshot.takenAt;
+  const { counts } = snapshot;
   const lines: string[] = [
     `${color.bold(`Docket '${target.name}'`)} on ${redactUrl(target.url)} as of ${clock(now)}`,
-    `${plural(snapshot.workers.length, 'worker')}, ${snapshot.running.length} running, ` +
-      `${snapshot.future.length} waiting, ${snapshot.totalTasks} in total`,
+    `${plural(snapshot.workers.length, 'worker')}, ${count(counts.running)} running, ` +
+      `${count(counts.queued)} queued, ${count(counts.scheduled)} scheduled ` +
+      `(${plural(snapshot.totalTasks, 'task')})`,
   ];
-  lines.push('', color.bold('Running'));
+  const queued = snapshot.future.filter((f) => f.state === 'queued');
+  const scheduled = snapshot.future.filter((f) => f.state === 'scheduled');
+  // an empty list is either nothing, or a list cut to nothing by --limit
+  const empty = (total: number) => color.dim(total === 0 ? '(none)' : '(none listed: see --limit)');
+
+  lines.push('', heading('Running', snapshot.running.length, counts.running));
   lines.push(
     snapshot.running.length === 0
-      ? color.dim('(none)')
+      ? empty(counts.running)
       : table(
           ['Key', 'Task', 'Worker', 'Started', 'Attempt'],
           snapshot.running.map((r) => [
@@ -55,38 +98,41 @@ export function renderSnapshot(snapshot: DocketSnapshot, target: Target, stats: 
           ]),
         ),
   );
-  lines.push('', color.bold('Future'));
-  lines.push(
-    snapshot.future.length === 0
-      ? color.dim('(none)')
-      : table(
-          ['Key', 'Task', 'When', 'Attempt'],
-          snapshot.future.map((f) => [f.key, f.taskName, relative(f.when, now), String(f.attempt)]),
-        ),
-  );
-  lines.push('', color.bold('Workers'));
+  lines.push('', heading('Queued', queued.length, counts.queued));
+  lines.push(queued.length === 0 ? empty(counts.queued) : waiting(queued, now));
+  lines.push('', heading('Scheduled', scheduled.length, counts.scheduled));
+  lines.push(scheduled.length === 0 ? empty(counts.scheduled) : waiting(scheduled, now));
+  lines.push('', heading('Workers', snapshot.workers.length, snapshot.workers.length));
   lines.push(
     snapshot.workers.length === 0
-      ? color.dim('(none)')
+      ? empty(0)
       : table(
           ['Name', 'Last seen', 'Tasks'],
           snapshot.workers.map((w) => [w.name, relative(w.lastSeen, now), w.tasks.join(', ')]),
         ),
   );
   if (stats) {
-    lines.push('', color.bold('By task'));
+    const listed = snapshot.running.length + snapshot.future.length;
+    lines.push(
+      '',
+      color.bold('By task') +
+        (isCut(snapshot)
+          ? ` (of the ${count(listed)} listed tasks, not all ${count(snapshot.totalTasks)}: --limit lists more)`
+          : ''),
+    );
     const rows = taskStats(snapshot);
     lines.push(
       rows.length === 0
-        ? color.dim('(none)')
+        ? empty(0)
         : table(
-            ['Task', 'Total', 'Running', 'Queued', 'Oldest due'],
+            ['Task', 'Running', 'Queued', 'Scheduled', 'Oldest queued', 'Next scheduled'],
             rows.map((s) => [
               s.task,
-              String(s.total),
-              String(s.running),
-              String(s.queued),
+              count(s.running),
+              count(s.queued),
+              count(s.scheduled),
               s.oldestQueued ? relative(s.oldestQueued, now) : '-',
+              s.nextScheduled ? relative(s.nextScheduled, now) : '-',
             ]),
           ),
     );
@@ -94,16 +140,28 @@ export function renderSnapshot(snapshot: DocketSnapshot, target: Target, stats: 
   return lines.join('\n');
 }
 
-/** `docket snapshot [--stats] [--json]`. */
+/** `docket snapshot [--stats] [--limit <n>] [--json]`. */
 export function registerSnapshot(program: Command): void {
   program
     .command('snapshot')
-    .description('show running and future tasks and live workers')
-    .option('--stats', 'add counts by task')
+    .description(
+      'show the counts of running, queued and scheduled tasks, the tasks, and live workers',
+    )
+    .option('--stats', 'add counts by task (of the listed tasks)')
+    .option(
+      '--limit <n>',
+      'list at most n running and n waiting tasks (the counts are always in full)',
+      argParser((text) => parseWholeNumber(text, 0)),
+      DEFAULT_LIMIT,
+    )
     .addOption(jsonOption())
-    .action(async (flags: { stats?: boolean; json?: boolean }, cmd: Command) => {
+    .action(async (flags: { stats?: boolean; json?: boolean; limit: number }, cmd: Command) => {
       const target = targetOf(cmd);
-      const snapshot = await withClient(target, (client) => client.snapshot());
+      const snapshot = await withDocket(
+        target,
+        ({ client }) => client.snapshot({ limit: flags.limit }),
+        { used: true },
+      );
       if (flags.json) {
         const out = flags.stats ? { ...snapshot, stats: taskStats(snapshot) } : snapshot;
         console.log(toJson({ docket: target.name, ...out }));

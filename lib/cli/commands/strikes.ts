@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
-import type { StrikeCondition, StrikeOperator } from '../../public-api.js';
-import { usageError } from '../cli-error.js';
-import { targetOf, withClient } from '../context.js';
+import type { StrikeCondition, StrikeInEffect, StrikeOperator } from '../../public-api.js';
+import { CliError, usageError } from '../cli-error.js';
+import { neverUsed, targetOf, withDocket, type Docket, type Target } from '../context.js';
+import { color, jsonReplacer, table, toJson } from '../format.js';
+import { jsonOption } from '../options.js';
 import { describeValue, InvalidValueError, parseTypedValue } from '../../util/typed-value.js';
 
 const OPERATORS: readonly StrikeOperator[] = ['==', '!=', '>', '>=', '<', '<=', 'between'];
@@ -71,11 +73,102 @@ export function describeCondition(c: StrikeCondition): string {
   return parts.join(' ');
 }
 
+/**
+ * `value` as `strike` and `restore` take it: `int:7`, `float:1.5`, `bool:true`, `date:…`,
+ * `json:…`, or a string as it is (`str:…` when it would read as something else).
+ */
+export function typedArgument(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return value !== '' && parseTypedValue(value) === value && !/^[+-]?\d+(\.\d+)?$/.test(value)
+        ? value
+        : `str:${value}`;
+    case 'number':
+      return Number.isSafeInteger(value) ? `int:${value}` : `float:${value}`;
+    case 'bigint':
+      return `int:${value}`;
+    case 'boolean':
+      return `bool:${value}`;
+    default:
+      if (value instanceof Date) return `date:${value.toISOString()}`;
+      return `json:${JSON.stringify(value, jsonReplacer) ?? 'null'}`;
+  }
+}
+
+/** The arguments of `docket restore` that lift the strike given with `c`. */
+export function conditionArguments(c: StrikeCondition): string[] {
+  const task = typeof c.task === 'string' ? c.task : '*';
+  if (!c.parameter) return [task];
+  const values = c.operator === 'between' ? (c.value as unknown[]) : [c.value];
+  return [task, c.parameter, c.operator ?? '==', ...values.map(typedArgument)];
+}
+
+/** A strike in effect for `--json`: its condition, and the arguments that restore it. */
+function strikeJson({ condition: c }: StrikeInEffect) {
+  return {
+    task: typeof c.task === 'string' ? c.task : null,
+    parameter: c.parameter ?? null,
+    operator: c.parameter ? (c.operator ?? '==') : null,
+    value: c.parameter ? c.value : null,
+    arguments: conditionArguments(c),
+  };
+}
+
+/** The strikes in effect as a table whose cells are the arguments that restore each one. */
+export function renderStrikes(strikes: StrikeInEffect[]): string {
+  return table(
+    ['Task', 'Parameter', 'Operator', 'Value'],
+    strikes.map(({ condition }) => {
+      const [task, parameter = '', operator = '', ...values] = conditionArguments(condition);
+      return [task, parameter, operator, values.join(' ')];
+    }),
+  );
+}
+
+/** `docket strikes [--json]`: the strikes in effect. */
+function registerList(program: Command): void {
+  program
+    .command('strikes')
+    .description('list the strikes in effect')
+    .addOption(jsonOption())
+    .action(async (flags: { json?: boolean }, cmd: Command) => {
+      const target = targetOf(cmd);
+      const strikes = await withDocket(target, ({ inspector }) => inspector.strikes(), {
+        used: true,
+      });
+      if (flags.json) console.log(toJson(strikes.map(strikeJson)));
+      else if (strikes.length === 0) console.log(`No strikes in effect in docket '${target.name}'`);
+      else {
+        console.log(`Strikes in effect in docket '${target.name}' (* = any task)`);
+        console.log(renderStrikes(strikes));
+        console.log(color.dim('Lift one with docket restore and the same arguments.'));
+      }
+    });
+}
+
+/** Lift the strike given with `condition`; an error when no strike in effect has it. */
+async function restore(docket: Docket, target: Target, condition: StrikeCondition): Promise<void> {
+  const wanted = describeCondition(condition);
+  const before = await docket.inspector.strikes();
+  const inEffect = () =>
+    before.length === 0
+      ? 'no strike is in effect'
+      : `in effect: ${before.map((s) => conditionArguments(s.condition).join(' ')).join('; ')}`;
+  const fail = () =>
+    new CliError(`no strike ${wanted} is in effect in docket '${target.name}' (${inEffect()})`);
+  // the description tells apart what the strike log does, except in corner cases of values:
+  // the list read after the restore decides
+  if (!before.some((s) => describeCondition(s.condition) === wanted)) throw fail();
+  await docket.client.restore(condition);
+  const after = new Set((await docket.inspector.strikes()).map((s) => s.id));
+  if (before.every((s) => after.has(s.id))) throw fail();
+}
+
 function register(program: Command, verb: 'strike' | 'restore'): void {
-  const [gerund, summary] =
+  const summary =
     verb === 'strike'
-      ? ['Striking', 'block adds and queued tasks that match, in every process of the docket']
-      : ['Restoring', 'lift a strike given with the same condition'];
+      ? 'block adds and queued tasks that match, in every process of the docket'
+      : 'lift a strike given with the same condition (docket strikes lists them)';
   program
     .command(verb)
     .description(summary)
@@ -107,14 +200,25 @@ function register(program: Command, verb: 'strike' | 'restore'): void {
           (values ?? []).map(typedValue),
         );
         const target = targetOf(cmd);
-        console.log(`${gerund} ${describeCondition(condition)}`);
-        await withClient(target, (client) => client[verb](condition));
+        if (verb === 'restore') {
+          await withDocket(target, (docket) => restore(docket, target, condition), { used: true });
+          console.log(`Restored ${describeCondition(condition)}`);
+          return;
+        }
+        console.log(`Striking ${describeCondition(condition)}`);
+        await withDocket(target, async (docket) => {
+          // a strike on a docket nobody uses is legal (it waits for it), but often a typo
+          const unused = await neverUsed(docket, target);
+          if (unused) console.error(`note: ${unused}`);
+          await docket.client.strike(condition);
+        });
       },
     );
 }
 
-/** `docket strike` and `docket restore`. */
+/** `docket strikes`, `docket strike` and `docket restore`. */
 export function registerStrikes(program: Command): void {
+  registerList(program);
   register(program, 'strike');
   register(program, 'restore');
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { DocketClient } from '../../public-api.js';
-import { targetOf, withClient, type Target } from '../context.js';
+import { targetOf, withDocket, type Target } from '../context.js';
 import { formatDuration } from '../format.js';
 import { argParser } from '../options.js';
 import { parseDuration, parseNonNegative } from '../../util/typed-value.js';
@@ -51,7 +51,7 @@ function builtin(
     .option('--key <key>', 'task key (default: a fresh UUIDv7)')
     .action(async (value: unknown, flags: AddFlags, cmd: Command) => {
       const target = targetOf(cmd);
-      const message = await withClient(target, (client) =>
+      const message = await withDocket(target, ({ client }) =>
         addBuiltin(client, target, name, [value], flags),
       );
       console.log(message);

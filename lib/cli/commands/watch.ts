@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { DocketClient, Execution, ExecutionState, StateEvent } from '../../public-api.js';
+import type { Execution, ExecutionState, StateEvent } from '../../public-api.js';
 import { CliError } from '../cli-error.js';
-import { targetOf, withClient, type Target } from '../context.js';
+import { neverUsed, targetOf, withDocket, type Docket, type Target } from '../context.js';
 import { clock, color, formatDuration, relative } from '../format.js';
 import { ProgressView } from '../progress-view.js';
 
@@ -22,8 +22,34 @@ const STATE_COLORS: Record<ExecutionState, (text: string) => string> = {
   cancelled: color.magenta,
 };
 
-/** One line for a state: `14:03:05 running on host#42 (attempt 2)`. */
-export function describeState(event: Omit<StateEvent, 'type' | 'key'>, attempt: number): string {
+type ShownState = Omit<StateEvent, 'type' | 'key'>;
+
+/**
+ * When a state began, as far as Redis tells: the start of a run, the end of an execution, and
+ * for a queued task read at the start its due time (it was queued then, unless a worker handed
+ * it back later). A live event without a time of its own happened as it `arrived`. Undefined
+ * when unknown: a scheduled task read at the start.
+ */
+export function stateTime(state: ShownState, arrived?: Date): Date | undefined {
+  switch (state.state) {
+    case 'running':
+      return state.startedAt ?? arrived;
+    case 'completed':
+    case 'failed':
+    case 'cancelled':
+      return state.completedAt ?? arrived;
+    case 'queued':
+      return arrived ?? (state.when && state.when.getTime() <= Date.now() ? state.when : undefined);
+    default:
+      return arrived;
+  }
+}
+
+/**
+ * One line for a state at its time (`--:--:--` when unknown):
+ * `14:03:05 running on host#42 (attempt 2)`.
+ */
+export function describeState(event: ShownState, attempt: number, at: Date | undefined): string {
   const parts = [STATE_COLORS[event.state](event.state)];
   switch (event.state) {
     case 'scheduled':
@@ -42,10 +68,11 @@ export function describeState(event: Omit<StateEvent, 'type' | 'key'>, attempt: 
       }
       if (event.error) parts.push(`: ${event.error}`);
   }
-  return `${color.dim(clock(new Date()))} ${parts.join(' ').replace(' : ', ': ')}`;
+  const time = at && Number.isFinite(at.getTime()) ? clock(at) : '--:--:--';
+  return `${color.dim(time)} ${parts.join(' ').replace(' : ', ': ')}`;
 }
 
-function stateOf(execution: Execution): Omit<StateEvent, 'type' | 'key'> {
+function stateOf(execution: Execution): ShownState {
   return {
     state: execution.state,
     when: execution.when,
@@ -59,25 +86,25 @@ function stateOf(execution: Execution): Omit<StateEvent, 'type' | 'key'> {
 const TICK = Symbol('tick');
 
 /** Follow `key` until it ends; resolves with its last state. */
-export async function watch(
-  client: DocketClient,
-  key: string,
-  target: Target,
-): Promise<ExecutionState> {
+export async function watch(docket: Docket, key: string, target: Target): Promise<ExecutionState> {
+  const { client } = docket;
   const execution = await client.getExecution(key);
   if (!execution) {
     throw new CliError(
-      `no task with key '${key}' in docket '${target.name}' (never added, or its record expired)`,
+      (await neverUsed(docket, target)) ??
+        `no task with key '${key}' in docket '${target.name}' (never added, or its record expired)`,
     );
   }
   const view = new ProgressView(process.stdout.isTTY === true);
   view.line(`${color.bold(execution.taskName)} ${key} in docket '${target.name}'`);
   let shown = '';
-  const show = (state: Omit<StateEvent, 'type' | 'key'>, attempt: number) => {
+  const show = (state: ShownState, attempt: number, arrived?: Date) => {
     const signature = `${state.state}|${state.worker ?? ''}|${attempt}|${state.when?.getTime() ?? ''}`;
-    if (signature !== shown) view.line(describeState(state, attempt));
+    if (signature !== shown) view.line(describeState(state, attempt, stateTime(state, arrived)));
     shown = signature;
   };
+  // the first state is the one read from Redis; the others arrive live
+  let initial = true;
   const events = execution.subscribe()[Symbol.asyncIterator]();
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -105,7 +132,8 @@ export async function watch(
         view.progress(event);
       } else {
         if (TERMINAL.has(event.state)) view.stop();
-        show(stateOf(execution), execution.attempt);
+        show(stateOf(execution), execution.attempt, initial ? undefined : new Date());
+        initial = false;
       }
     }
   } finally {
@@ -124,7 +152,7 @@ export function registerWatch(program: Command): void {
     .argument('<key>', 'task key')
     .action(async (key: string, _flags: unknown, cmd: Command) => {
       const target = targetOf(cmd);
-      const state = await withClient(target, (client) => watch(client, key, target));
+      const state = await withDocket(target, (docket) => watch(docket, key, target));
       if (state !== 'completed') process.exitCode = 1;
     });
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { WorkerInfo } from '../../public-api.js';
-import { targetOf, withClient } from '../context.js';
+import { targetOf, withDocket } from '../context.js';
 import { color, relative, table, toJson } from '../format.js';
 import { jsonOption } from '../options.js';
 
@@ -29,16 +29,18 @@ function print(
   else console.log(workers.length === 0 ? empty : renderWorkers(workers, highlight));
 }
 
-/** `docket workers ls` and `docket workers for-task <task>`. */
+/** `docket workers [ls]` and `docket workers for-task <task>`. */
 export function registerWorkers(program: Command): void {
-  const workers = program.command('workers').description('list live workers');
+  const workers = program
+    .command('workers')
+    .description('list live workers (workers ls), or those of one task (workers for-task)');
   workers
-    .command('ls')
-    .description('list live workers and the tasks they run')
+    .command('ls', { isDefault: true })
+    .description('list live workers and the tasks they run (the default)')
     .addOption(jsonOption())
     .action(async (flags: { json?: boolean }, cmd: Command) => {
       const target = targetOf(cmd);
-      const list = await withClient(target, (client) => client.workers());
+      const list = await withDocket(target, ({ client }) => client.workers(), { used: true });
       print(list, flags.json, `No live workers in docket '${target.name}'`);
     });
   workers
@@ -48,7 +50,9 @@ export function registerWorkers(program: Command): void {
     .addOption(jsonOption())
     .action(async (task: string, flags: { json?: boolean }, cmd: Command) => {
       const target = targetOf(cmd);
-      const list = await withClient(target, (client) => client.taskWorkers(task));
+      const list = await withDocket(target, ({ client }) => client.taskWorkers(task), {
+        used: true,
+      });
       print(list, flags.json, `No live worker runs ${task} in docket '${target.name}'`, task);
     });
 }

@@ -49,7 +49,7 @@ export function renderPage(options: ResolvedDashboardOptions, url: string): stri
   <nav>
     ${tab('overview', 'Overview')}
     ${tab('running', 'Running', 'running')}
-    ${tab('scheduled', 'Scheduled', 'waiting')}
+    ${tab('scheduled', 'Queued &amp; scheduled', 'waiting')}
     ${tab('failures', 'Failures', 'deadLetters')}
     ${tab('strikes', 'Strikes', 'strikes')}
     ${tab('workers', 'Workers', 'workers')}
@@ -83,7 +83,7 @@ export function renderPage(options: ResolvedDashboardOptions, url: string): stri
 </section>
 <section data-section="scheduled" hidden>
   <table id="scheduled"><thead><tr><th>When</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>State</th><th class="act"></th></tr></thead><tbody></tbody></table>
-  <p class="empty">Nothing is waiting.</p>
+  <p class="empty">Nothing is queued or scheduled.</p>
   <p class="more" id="scheduled-more" hidden></p>
 </section>
 <section data-section="failures" hidden>

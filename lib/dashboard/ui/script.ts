@@ -107,7 +107,7 @@ export const DASHBOARD_SCRIPT =
         actionCell(button('Cancel', 'cancel', t.key, () => cancel(t.key), true))));
     const more = $('#scheduled-more');
     more.hidden = data.total <= data.tasks.length;
-    more.textContent = 'and ' + (data.total - data.tasks.length) + ' more';
+    more.textContent = 'showing ' + data.tasks.length + ' of ' + data.total;
   }
 
   function renderFailures(data) {

@@ -807,6 +807,16 @@ const COMMANDS: Record<string, Handler> = {
   KEYS(args) {
     return this.keys(args[0]);
   },
+  SCAN(args) {
+    // one pass, as Redis may answer: every matching key, and cursor 0 (done)
+    let pattern = '*';
+    for (let i = 1; i < args.length; i += 2) {
+      const option = args[i].toUpperCase();
+      if (option === 'MATCH') pattern = args[i + 1] ?? '*';
+      else if (option !== 'COUNT') throw new Error(`ERR syntax error (SCAN option ${args[i]})`);
+    }
+    return ['0', args[0] === '0' ? this.keys(pattern) : []];
+  },
   TYPE(args) {
     return this.type(args[0]);
   },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { uniqueName, useDocket, waitFor } from '../../utils.js';
-import { runCli, target } from './helpers.js';
+import { errorLine, runCli, target } from './helpers.js';
 
 async function ok(args: string[]): Promise<string> {
   const result = await runCli(args);
@@ -36,7 +36,7 @@ describe('docket strike and restore', { timeout: 300_000, concurrency: true }, (
 
     assert.equal(
       await ok(['restore', 'trace', 'message', '==', 'blocked', ...target(name)]),
-      'Restoring trace message == "blocked"\n',
+      'Restored trace message == "blocked"\n',
     );
     assert.match(
       await ok(['tasks', 'trace', 'blocked', '--key', 'k2', ...target(name)]),
@@ -61,7 +61,7 @@ describe('docket strike and restore', { timeout: 300_000, concurrency: true }, (
         ['strike', 'report', 'due', '<', 'date:2026-01-01T00:00:00Z'],
         'Striking report due < 2026-01-01T00:00:00.000Z',
       ],
-      [['restore', 'report'], 'Restoring report'],
+      [['restore', 'report'], 'Restored report'],
     ] as const;
     for (const [args, line] of lines) {
       assert.equal(await ok([...args, ...target(name)]), `${line}\n`);
@@ -69,5 +69,30 @@ describe('docket strike and restore', { timeout: 300_000, concurrency: true }, (
     const plain = await runCli(['strike', 'report', 'customerId', '==', '7', ...target(name)]);
     assert.equal(plain.code, 0);
     assert.match(plain.stderr, /note: 7 is the string "7"; write int:7/);
+  });
+
+  it('restore of a strike that is not in effect fails and says what is', async (t) => {
+    const name = uniqueName('cli');
+    const docket = await useDocket(t, [], { name, worker: false });
+    await docket.client.strike({ task: 'trace', parameter: 'message', value: 7 });
+    // the string "7" is not the number 7
+    const wrong = await runCli(['restore', 'trace', 'message', '==', 'str:7', ...target(name)]);
+    assert.equal(wrong.code, 1);
+    assert.equal(wrong.stdout, '');
+    assert.equal(
+      errorLine(wrong),
+      `error: no strike trace message == "7" is in effect in docket '${name}' ` +
+        '(in effect: trace message == int:7)',
+    );
+    assert.equal(
+      await ok(['restore', 'trace', 'message', '==', 'int:7', ...target(name)]),
+      'Restored trace message == 7\n',
+    );
+    const again = await runCli(['restore', 'trace', 'message', '==', 'int:7', ...target(name)]);
+    assert.equal(again.code, 1);
+    assert.equal(
+      errorLine(again),
+      `error: no strike trace message == 7 is in effect in docket '${name}' (no strike is in effect)`,
+    );
   });
 });

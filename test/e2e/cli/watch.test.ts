@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { stripVTControlCharacters } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { Ctx, DocketTask, type TaskContext } from '../../../lib/index.js';
+import { describeState, stateTime } from '../../../lib/cli/commands/watch.js';
+import { clock } from '../../../lib/cli/format.js';
 import { uniqueName, useDocket } from '../../utils.js';
 import { CliProcess, errorLine, runCli, target } from './helpers.js';
 
@@ -37,10 +40,55 @@ describe('docket watch', { timeout: 300_000, concurrency: true }, () => {
     assert.match(result.stdout, /^█{30} 100% 3\/3 step 3$/m);
     assert.match(lines.at(-1)!, /^\d\d:\d\d:\d\d completed after \d+(ms|s)$/);
 
-    // A finished execution is shown once.
+    // A finished execution is shown once, at the time it ended.
     const again = await runCli(['watch', 'w1', ...target(name)]);
     assert.equal(again.code, 0);
-    assert.match(again.stdout, /completed after/);
+    const done = await docket.client.getExecution('w1');
+    assert.match(again.stdout, new RegExp(`^${clock(done!.completedAt!)} completed after`, 'm'));
+  });
+
+  it('prints each state at the time it happened, not when watch saw it', async (t) => {
+    const name = uniqueName('cli');
+    const docket = await useDocket(t, [], { name, worker: false });
+    const when = new Date(Date.now() - 3 * 3_600_000);
+    assert.equal((await docket.client.add('trace', { key: 'old', when })('x')).state, 'queued');
+    await docket.client.add('trace', { key: 'later', delay: 3_600_000 })('y');
+    const old = new CliProcess(['watch', 'old', ...target(name)]);
+    const later = new CliProcess(['watch', 'later', ...target(name)]);
+    t.after(() => old.kill());
+    t.after(() => later.kill());
+    await old.waitForOutput(/ queued/);
+    await later.waitForOutput(/ scheduled/);
+    assert.equal(await docket.client.cancel('old'), 'cancelled');
+    assert.equal(await docket.client.cancel('later'), 'cancelled');
+    const [oldResult, laterResult] = await Promise.all([old.exited, later.exited]);
+    const ended = async (key: string) =>
+      clock((await docket.client.getExecution(key))!.completedAt!);
+
+    // queued 3 hours ago: it became due (and queued) then
+    const oldLines = oldResult.stdout.trimEnd().split('\n');
+    assert.match(oldLines[1], new RegExp(`^${clock(when)} queued \\(due 3h( \\d+m)? ago\\)$`));
+    assert.equal(oldLines[2], `${await ended('old')} cancelled`);
+    // when a scheduled task was scheduled is not recorded: no time rather than a wrong one
+    const laterLines = laterResult.stdout.trimEnd().split('\n');
+    assert.match(laterLines[1], /^--:--:-- scheduled \(due in (59m \d+s|1h)\)$/);
+    assert.equal(laterLines[2], `${await ended('later')} cancelled`);
+  });
+
+  it('takes the time of a state from the state, and of a live event from its arrival', () => {
+    const startedAt = new Date(2001, 1, 3, 4, 5, 6);
+    const completedAt = new Date(2001, 1, 3, 4, 7, 8);
+    const arrived = new Date(2030, 0, 1, 12, 0, 0);
+    const done = { state: 'completed' as const, startedAt, completedAt };
+    assert.equal(stateTime(done, arrived), completedAt);
+    assert.equal(stateTime({ state: 'running', startedAt }, arrived), startedAt);
+    assert.equal(stateTime({ state: 'scheduled', when: arrived }), undefined);
+    assert.equal(stateTime({ state: 'scheduled', when: completedAt }, arrived), arrived);
+    assert.equal(stateTime({ state: 'queued', when: startedAt }), startedAt);
+    assert.equal(
+      stripVTControlCharacters(describeState(done, 1, stateTime(done))),
+      `${clock(completedAt)} completed after 2m 2s`,
+    );
   });
 
   it('shows the error of a failed task and exits 1', async (t) => {
@@ -56,8 +104,10 @@ describe('docket watch', { timeout: 300_000, concurrency: true }, () => {
     assert.match(result.stdout, /failed after \d+(ms|s): Error: boom$/m);
   });
 
-  it('answers an unknown key with one line and exit code 1', async () => {
+  it('answers an unknown key with one line and exit code 1', async (t) => {
     const name = uniqueName('cli');
+    const docket = await useDocket(t, [], { name, worker: false });
+    await docket.client.add('trace')('hello');
     const result = await runCli(['watch', 'nope', ...target(name)]);
     assert.equal(result.code, 1);
     assert.equal(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { DocketTask } from '../../../lib/index.js';
-import { uniqueName, useDocket, waitFor } from '../../utils.js';
+import { REDIS_URL, uniqueName, useDocket, waitFor } from '../../utils.js';
 import { runCli, target } from './helpers.js';
 
 @Injectable()
@@ -45,12 +45,24 @@ describe('docket workers and dead', { timeout: 300_000, concurrency: true }, () 
       json.map((w) => w.name),
       ['cli-test-worker'],
     );
-    assert.equal(
-      await ok(['workers', 'ls', ...target(uniqueName('cli'))]).then((s) =>
-        s.startsWith('No live workers'),
-      ),
-      true,
+    // without a subcommand, workers lists them
+    assert.match(
+      await ok(['workers', ...target(name)]),
+      /│ cli-test-worker │ (now|\d+(ms|s) ago) +│ fail, flaky, sleep, trace │/,
     );
+    assert.deepEqual(
+      (JSON.parse(await ok(['workers', '--json', ...target(name)])) as { name: string }[]).map(
+        (w) => w.name,
+      ),
+      ['cli-test-worker'],
+    );
+  });
+
+  it('workers says so when no worker is alive', async (t) => {
+    const name = uniqueName('cli');
+    const docket = await useDocket(t, [], { name, worker: false });
+    await docket.client.add('trace')('hello');
+    assert.equal(await ok(['workers', ...target(name)]), `No live workers in docket '${name}'\n`);
   });
 
   it('dead ls shows a dead letter, dead retry runs it again, dead purge empties the set', async (t) => {
@@ -90,9 +102,22 @@ describe('docket workers and dead', { timeout: 300_000, concurrency: true }, () 
     assert.equal(again?.state, 'completed');
     assert.equal(await again!.result({ timeout: 2_000 }), 'one');
 
+    const refused = await runCli(['dead', 'purge', ...target(name)]);
+    assert.equal(refused.code, 2);
     assert.equal(
-      await ok(['dead', 'purge', ...target(name)]),
-      `Purged 1 dead letter from docket '${name}'\n`,
+      refused.stderr,
+      `error: Purging docket '${name}' on ${REDIS_URL} deletes 1 dead letter; ` +
+        'give --yes to go ahead (there is no terminal to ask on)\n',
+    );
+    assert.equal((await docket.client.deadLetters()).length, 1);
+    assert.equal(
+      await ok(['dead', 'purge', '--yes', ...target(name)]),
+      `Purging docket '${name}' on ${REDIS_URL} deletes 1 dead letter\n` +
+        `Purged 1 dead letter from docket '${name}'\n`,
+    );
+    assert.equal(
+      await ok(['dead', 'purge', '-y', ...target(name)]),
+      `Nothing to purge in docket '${name}' on ${REDIS_URL}: no dead letters\n`,
     );
     assert.equal(
       await ok(['dead', 'ls', ...target(name)]),
