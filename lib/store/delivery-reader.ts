@@ -1,27 +1,48 @@
 import type { DocketConnection } from './connection.js';
-import type { DeliveryReader, StreamEntry } from './docket-store.js';
+import type { DeliveryReader, StreamEntry, Unsubscribe } from './docket-store.js';
 import type { DocketKeys } from './keys.js';
 import { CONSUMER_GROUP } from './keys.js';
 import type { RedisCommands } from './redis-commands.js';
 import { classifyRedisError } from './redis-errors.js';
 
+/** The lane every producer writes to (priority 5); see lua/includes/lanes.lua. */
+const DEFAULT_LANE = 'stream';
+
+/** What the reader needs of the store besides its connection. */
+export interface ReaderEnv {
+  /** Makes the groups again when one is gone (a FLUSHDB, a clear by hand). */
+  ensureGroup(): Promise<void>;
+  /** read-lanes-1.lua: every lane, and new messages from them in rank order. */
+  readLanes(consumer: string, count: number): Promise<{ lanes: string[]; entries: StreamEntry[] }>;
+  /** Subscribe to the announcement of a new lane. */
+  onLane(handler: () => void): Promise<Unsubscribe>;
+}
+
 /**
  * Blocking reads of new messages for one consumer, on a connection of its own. A read in
  * flight is ended by CLIENT UNBLOCK from the command connection (not on a Cluster, where the
  * read then ends by its own timeout).
+ *
+ * While every task has the default priority the docket has one lane and a read is one
+ * XREADGROUP, as it always was. Once it has more, a read takes what is there from the lanes in
+ * rank order (a script) and, only when they are all empty, blocks on all of them for one
+ * message. A new lane is announced, which ends a blocking read so that the next one sees it.
  */
 export class RedisDeliveryReader implements DeliveryReader {
   private readonly client: RedisCommands;
   private clientId?: number;
   private reading = false;
   private interrupted = false;
+  /** Every lane in rank order, as last seen. */
+  private laneNames: string[] = [DEFAULT_LANE];
+  private lanesKnown = false;
+  private readonly unsubscribe: Promise<Unsubscribe | undefined>;
 
   constructor(
     private readonly connection: DocketConnection,
     private readonly keys: DocketKeys,
     private readonly consumer: string,
-    /** Makes the group again when it is gone (the stream was deleted: a FLUSHDB, a clear by hand). */
-    private readonly ensureGroup: () => Promise<void>,
+    private readonly env: ReaderEnv,
   ) {
     this.client = connection.duplicate();
     if (!connection.cluster) {
@@ -33,6 +54,16 @@ export class RedisDeliveryReader implements DeliveryReader {
       this.client.on('ready', fetchId);
       if (this.client.status === 'ready') fetchId();
     }
+    this.unsubscribe = env
+      .onLane(() => {
+        this.lanesKnown = false;
+        this.interrupt();
+      })
+      .catch(() => undefined);
+  }
+
+  get lanes(): number {
+    return this.laneNames.length;
   }
 
   async read(count: number, blockMs: number): Promise<StreamEntry[]> {
@@ -41,18 +72,46 @@ export class RedisDeliveryReader implements DeliveryReader {
       this.interrupted = false;
       return [];
     }
+    try {
+      if (!this.lanesKnown || this.laneNames.length > 1) {
+        // what the lanes hold, in rank order (and which lanes there are)
+        const { lanes, entries } = await this.env.readLanes(this.consumer, count);
+        this.laneNames = lanes;
+        this.lanesKnown = true;
+        if (entries.length > 0 || this.interrupted) {
+          this.interrupted = false;
+          return entries;
+        }
+      }
+      return await this.block(count, blockMs);
+    } catch (error) {
+      if (classifyRedisError(error) !== 'nogroup') throw this.connection.error(error, this.client);
+      await this.env.ensureGroup();
+      return [];
+    }
+  }
+
+  /** Wait for new messages: up to `count` from the one lane, or one from any of several. */
+  private async block(count: number, blockMs: number): Promise<StreamEntry[]> {
+    const lanes = this.laneNames;
     this.reading = true;
     try {
       const reply = (await this.client.call(
         'xreadgroup',
-        ...['GROUP', CONSUMER_GROUP, this.consumer, 'COUNT', count, 'BLOCK', blockMs],
-        ...['STREAMS', this.keys.stream, '>'],
+        ...['GROUP', CONSUMER_GROUP, this.consumer, 'COUNT', lanes.length > 1 ? 1 : count],
+        ...['BLOCK', blockMs, 'STREAMS'],
+        ...lanes.map((lane) => this.keys.lane(lane)),
+        ...lanes.map(() => '>'),
       )) as [string, StreamEntry[]][] | null;
-      return reply?.[0]?.[1] ?? [];
-    } catch (error) {
-      if (classifyRedisError(error) !== 'nogroup') throw this.connection.error(error, this.client);
-      await this.ensureGroup();
-      return [];
+      if (!reply) return [];
+      const entries: StreamEntry[] = [];
+      for (const [stream, read] of reply) {
+        const lane = stream.slice(this.keys.prefix.length);
+        for (const [id, fields] of read) {
+          entries.push([lane === DEFAULT_LANE ? id : `${lane}/${id}`, fields]);
+        }
+      }
+      return entries;
     } finally {
       this.reading = false;
     }
@@ -69,6 +128,7 @@ export class RedisDeliveryReader implements DeliveryReader {
   }
 
   close(): void {
+    void this.unsubscribe.then((stop) => stop?.());
     this.connection.release(this.client);
   }
 }

@@ -46,6 +46,11 @@ export class RedisDocketChannels implements DocketChannels {
     });
   }
 
+  /** A new lane was used (a first task of a priority): readers look at the lanes again. */
+  onLane(handler: () => void): Promise<Unsubscribe> {
+    return this.subscriptions.subscribe(this.keys.lanesChannel, () => handler());
+  }
+
   onStrike(handler: () => void): Promise<Unsubscribe> {
     return this.subscriptions.subscribe(this.keys.strikesChannel, () => handler());
   }

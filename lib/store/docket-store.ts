@@ -45,6 +45,8 @@ export interface ScheduleRequest {
   mode: 'add' | 'replace';
   traceparent?: string;
   tracestate?: string;
+  /** 0 (first) … 9 (last); 5 when not given. */
+  priority?: number;
 }
 
 /** What Redis did with a `ScheduleRequest`. */
@@ -101,7 +103,11 @@ export interface ProducerStore {
 
 // -- working -----------------------------------------------------------------------------
 
-/** A stream entry as read: its id and its flat field list. */
+/**
+ * A message as read: its id and its flat field list. The id names the message's lane (the
+ * stream it waits in, by priority: `<id>` in the default lane, `<lane>/<id>` in another), and
+ * is passed back as it is.
+ */
 export type StreamEntry = [id: string, fields: string[]];
 
 /** One delivered message a worker asks to start. */
@@ -180,8 +186,13 @@ export interface ReadAlong {
 
 /** A blocking reader of new messages: one connection of its own. */
 export interface DeliveryReader {
-  /** Up to `count` new messages for `consumer`, waiting at most `blockMs` for the first. */
+  /**
+   * Up to `count` new messages for `consumer`, the lanes in rank order (priority first),
+   * waiting at most `blockMs` for the first.
+   */
   read(count: number, blockMs: number): Promise<StreamEntry[]>;
+  /** How many lanes the docket had at the last read (1: every task has the default priority). */
+  readonly lanes: number;
   /** End a read in flight now (it returns as if it timed out); the next read returns at once. */
   interrupt(): void;
   close(): void;

@@ -20,6 +20,10 @@ export class DocketKeys {
   readonly wakeChannel: string;
   /** Channel that announces a new entry of the strike log; payload = its id. */
   readonly strikesChannel: string;
+  /** Zset of the lanes other than `stream` (lane → rank; see lua/includes/lanes.lua). */
+  readonly lanes: string;
+  /** Channel that announces a new lane; payload = its name. */
+  readonly lanesChannel: string;
 
   constructor(readonly name: string) {
     this.prefix = `{${name}}:`;
@@ -32,8 +36,14 @@ export class DocketKeys {
     this.cancelChannel = `${this.prefix}cancel`;
     this.wakeChannel = `${this.prefix}wake`;
     this.strikesChannel = `${this.prefix}strikes`;
+    this.lanes = `${this.prefix}lanes`;
+    this.lanesChannel = `${this.prefix}lanes`;
   }
 
+  /** The stream of a lane (`stream`, `stream:<p>`, `resumed:<p>`). */
+  lane(name: string): string {
+    return `${this.prefix}${name}`;
+  }
   parked(key: string): string {
     return `${this.prefix}parked:${key}`;
   }

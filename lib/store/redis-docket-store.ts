@@ -45,6 +45,7 @@ import {
   SNAPSHOT,
   WORKERS,
 } from './scripts/reads.script.js';
+import { READ_LANES } from './scripts/lanes.script.js';
 import { SCHEDULE, SCHEDULE_MANY } from './scripts/schedule.script.js';
 import { ScriptRunner } from './scripts/script-runner.js';
 import type { ScriptDefinition } from './scripts/script.js';
@@ -184,9 +185,18 @@ export class RedisDocketStore implements DocketStore {
   }
 
   openReader(consumer: string): DeliveryReader {
-    return new RedisDeliveryReader(this.connection, this.keys, consumer, () => this.ensureGroup());
+    return new RedisDeliveryReader(this.connection, this.keys, consumer, {
+      ensureGroup: () => this.ensureGroup(),
+      readLanes: (reader, count) => this.run(READ_LANES, { consumer: reader, count }),
+      onLane: (handler) => this.channels.onLane(handler),
+    });
   }
 
+  /**
+   * Take over messages idle longer than `idleMs`, lane by lane in rank order. The cursor is
+   * `<lane>|<stream cursor>` ('0-0' to start): a lane's scan goes on where it stopped, and
+   * the next lane starts when it wraps.
+   */
   async autoclaim(
     consumer: string,
     idleMs: number,
@@ -194,11 +204,16 @@ export class RedisDocketStore implements DocketStore {
     count: number,
   ): Promise<{ cursor: string; entries: StreamEntry[] }> {
     await this.ready();
+    const bar = cursor.indexOf('|');
+    let lane = bar < 0 ? 'stream' : cursor.slice(0, bar);
+    let from = bar < 0 ? cursor : cursor.slice(bar + 1);
+    const lanes = await this.laneNames();
+    if (!lanes.includes(lane)) [lane, from] = [lanes[0], '0-0'];
     let reply: [string, (StreamEntry | null)[]];
     try {
       reply = (await this.connection.commands.call(
         'xautoclaim',
-        ...[this.keys.stream, CONSUMER_GROUP, consumer, idleMs, cursor, 'COUNT', count],
+        ...[this.keys.lane(lane), CONSUMER_GROUP, consumer, idleMs, from, 'COUNT', count],
       )) as [string, (StreamEntry | null)[]];
     } catch (error) {
       if (classifyRedisError(error) !== 'nogroup') throw this.connection.error(error);
@@ -207,13 +222,33 @@ export class RedisDocketStore implements DocketStore {
       return { cursor: '0-0', entries: [] };
     }
     const [next, entries] = reply;
+    // a lane scanned to its end hands over to the next one (after the last: the first again)
+    const following = lanes[(lanes.indexOf(lane) + 1) % lanes.length];
+    const nextCursor =
+      next !== '0-0' ? `${lane}|${next}` : following === lanes[0] ? '0-0' : `${following}|0-0`;
     return {
-      cursor: next,
+      cursor: nextCursor,
       // an entry deleted while pending comes back as nil (Redis 6.2) or not at all (7)
-      entries: entries.filter(
-        (entry): entry is StreamEntry => Array.isArray(entry) && Array.isArray(entry[1]),
-      ),
+      entries: entries
+        .filter((entry): entry is StreamEntry => Array.isArray(entry) && Array.isArray(entry[1]))
+        .map(([id, fields]) => [lane === 'stream' ? id : `${lane}/${id}`, fields]),
     };
+  }
+
+  /** Every lane of the docket in rank order (see lua/includes/lanes.lua). */
+  private async laneNames(): Promise<string[]> {
+    const listed = (await this.command('zrange', this.keys.lanes, 0, -1, 'WITHSCORES')) as string[];
+    const names: string[] = [];
+    let placed = false;
+    for (let i = 0; i < listed.length; i += 2) {
+      if (!placed && Number(listed[i + 1]) > 11) {
+        names.push('stream');
+        placed = true;
+      }
+      names.push(listed[i]);
+    }
+    if (!placed) names.push('stream');
+    return names;
   }
 
   claim(

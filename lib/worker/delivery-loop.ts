@@ -116,7 +116,7 @@ export class DeliveryLoop {
           : [];
       }
     } finally {
-      dispatcher.endRead(entries, redelivered);
+      dispatcher.endRead(entries, redelivered, this.env.reader.lanes);
     }
     health.polled();
     if (

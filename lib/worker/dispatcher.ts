@@ -88,9 +88,13 @@ export class Dispatcher {
     return this.reading ? this.flow.beginRead() : 0;
   }
 
-  /** The read of `beginRead` answered with `entries`: hold them, and let the next read go. */
-  endRead(entries: readonly StreamEntry[], redelivered = false): void {
+  /**
+   * The read of `beginRead` answered with `entries`: hold them, and let the next read go.
+   * `lanes`: how many lanes the docket has, when the read knows.
+   */
+  endRead(entries: readonly StreamEntry[], redelivered = false, lanes?: number): void {
     this.flow.endRead();
+    if (lanes !== undefined) this.flow.lanes = lanes;
     this.hold(entries, redelivered);
     // a loop that waited for this read's turn looks again
     this.env.onRoom();

@@ -41,6 +41,11 @@ export class FlowControl {
    * that messages are held, claimed and started in the order the stream gave them.
    */
   private readInFlight = false;
+  /**
+   * How many lanes the docket has (priorities in use). With more than one, the worker reads
+   * no more than its free slots, so that urgent work is not stuck behind read-ahead.
+   */
+  lanes = 1;
 
   constructor(readonly concurrency: number) {}
 
@@ -55,7 +60,7 @@ export class FlowControl {
    */
   room(): number {
     if (this.isAlone() || this.heldRedelivered > 0) return 0;
-    const limit = this.readsAhead() ? 2 * this.concurrency : this.concurrency;
+    const limit = this.readsAhead() && this.lanes === 1 ? 2 * this.concurrency : this.concurrency;
     return limit - this.busy - this.claiming - this.held.length;
   }
 

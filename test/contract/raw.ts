@@ -32,7 +32,9 @@ export function keyOf(name: string, suffix: string): string {
   return `{${name}}:${suffix}`;
 }
 
-const PERMANENT = new Set(['stream', 'queue', 'strikes', 'workers', 'dead']);
+const PERMANENT = new Set(['stream', 'queue', 'strikes', 'workers', 'dead', 'lanes']);
+/** The lanes of priorities other than 5, and of resumed work: permanent like the stream. */
+const LANE = /^(stream|resumed):\d$/;
 
 /**
  * Assert that every key of docket `name` has a TTL, except its permanent structures and the
@@ -45,7 +47,7 @@ export async function assertNoKeyWithoutTtl(name: string): Promise<void> {
     const leaks: string[] = [];
     for (const key of keys) {
       const suffix = key.slice(prefix.length);
-      if (PERMANENT.has(suffix)) continue;
+      if (PERMANENT.has(suffix) || LANE.test(suffix)) continue;
       if ((await redis.pttl(key)) !== -1) continue;
       const match = /^(runs|parked|progress):(.*)$/.exec(suffix);
       if (match) {

@@ -1,10 +1,12 @@
 #!lua flags=allow-oom
 --- @include "admission"
 --- @include "end-cancelled"
+--- @include "lanes"
 --[[
   claim: decide for each delivered message whether it runs now, and mark the ones that do.
 
-  KEYS[1] stream             KEYS[2] dead (dead-letter stream)
+  KEYS[1] stream (the lanes of the messages are named by their ids; see includes/lanes.lua)
+  KEYS[2] dead (dead-letter stream)
   ARGV[1] key prefix         ARGV[2] consumer group   ARGV[3] worker name
   ARGV[4] now (epoch ms)     ARGV[5] executionTtl (ms; 0 = keep nothing)
   ARGV[6] dead-letter retention (ms)
@@ -39,11 +41,15 @@
 local prefix, group, worker, now, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
 local deadTtl, mostStarts = tonumber(ARGV[6]), tonumber(ARGV[7])
 local nowN = tonumber(now)
-local stream = KEYS[1]
+local function ack(mid)
+  local lane, id = lane_of(prefix, mid)
+  redis.call('XACK', lane, group, id)
+  redis.call('XDEL', lane, id)
+end
 
-local function ack(id)
-  redis.call('XACK', stream, group, id)
-  redis.call('XDEL', stream, id)
+local function entry_of(mid)
+  local lane, id = lane_of(prefix, mid)
+  return redis.call('XRANGE', lane, id, id)[1]
 end
 
 local function dead_letter(key, task, args, err, attempt)
@@ -57,7 +63,7 @@ local function claim(key, generation, id, rules)
   local ahead = nil
   if generation == '0' and current[1] == false then
     -- a message from a producer that writes only the stream: it gets its runs hash now
-    local fields = redis.call('XRANGE', stream, id, id)[1]
+    local fields = entry_of(id)
     local f = {}
     if fields then
       for j = 1, #fields[2], 2 do f[fields[2][j]] = fields[2][j + 1] end
@@ -143,7 +149,7 @@ for i = 8, #ARGV, 4 do
     -- a record of this message cannot be read (a wrong-typed key): it goes to the dead letters
     -- alone, and the other messages of the call go on
     local reason = type(status) == 'table' and status.err or tostring(status)
-    local entry = redis.call('XRANGE', stream, id, id)[1]
+    local entry = entry_of(id)
     local f = {}
     if entry then
       for j = 1, #entry[2], 2 do f[entry[2][j]] = entry[2][j + 1] end

@@ -1,5 +1,6 @@
 #!lua flags=allow-oom
 --- @include "end-cancelled"
+--- @include "lanes"
 --[[
   clear: remove every scheduled and queued task (also those waiting for a concurrency slot);
   running tasks go on.
@@ -32,17 +33,20 @@ for _, line in ipairs(redis.call('SMEMBERS', prefix .. 'lines')) do
 end
 redis.call('DEL', prefix .. 'lines')
 
-for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
-  local id, fields = entry[1], entry[2]
-  local key
-  for i = 1, #fields, 2 do
-    if fields[i] == 'key' then key = fields[i + 1] end
-  end
-  local state = key and redis.call('HGET', prefix .. 'runs:' .. key, 'state')
-  if state ~= 'running' then
-    redis.call('XACK', KEYS[1], group, id)
-    redis.call('XDEL', KEYS[1], id)
-    if state == 'queued' then cancel(key) end
+for _, name in ipairs(lane_names(prefix)) do
+  local lane = prefix .. name
+  for _, entry in ipairs(redis.call('XRANGE', lane, '-', '+')) do
+    local id, fields = entry[1], entry[2]
+    local key
+    for i = 1, #fields, 2 do
+      if fields[i] == 'key' then key = fields[i + 1] end
+    end
+    local state = key and redis.call('HGET', prefix .. 'runs:' .. key, 'state')
+    if state ~= 'running' then
+      redis.call('XACK', lane, group, id)
+      redis.call('XDEL', lane, id)
+      if state == 'queued' then cancel(key) end
+    end
   end
 end
 return removed

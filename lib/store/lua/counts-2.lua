@@ -1,4 +1,5 @@
 #!lua flags=no-writes
+--- @include "lanes"
 --[[
   counts: how many tasks of the docket are running, queued and scheduled, counted in full (a
   snapshot lists only some of them).
@@ -8,25 +9,29 @@
 
   Returns { running, queued, scheduled }:
     running    messages a worker has read (pending in the group) whose execution runs
-    queued     the other messages of the stream, and the tasks waiting for a concurrency slot
-    scheduled  the tasks of the queue (not yet moved to the stream)
+    queued     the other messages of the lanes, and the tasks waiting for a concurrency slot
+    scheduled  the tasks of the queue (not yet moved to a lane)
   The pending messages are few (at most what the workers hold), so this costs O(pending).
 ]]
 local prefix = ARGV[1]
-local running = 0
-local summary = redis.pcall('XPENDING', KEYS[1], ARGV[2])
-if type(summary) == 'table' and not summary.err and tonumber(summary[1]) > 0 then
-  for _, pending in ipairs(redis.call('XPENDING', KEYS[1], ARGV[2], '-', '+', summary[1])) do
-    local entry = redis.call('XRANGE', KEYS[1], pending[1], pending[1])[1]
-    if entry then
-      local fields = entry[2]
-      for i = 1, #fields, 2 do
-        if fields[i] == 'key' then
-          -- a record that cannot be read (a wrong-typed key) counts as not running
-          if redis.pcall('HGET', prefix .. 'runs:' .. fields[i + 1], 'state') == 'running' then
-            running = running + 1
+local running, length = 0, 0
+for _, name in ipairs(lane_names(prefix)) do
+  local lane = prefix .. name
+  length = length + redis.call('XLEN', lane)
+  local summary = redis.pcall('XPENDING', lane, ARGV[2])
+  if type(summary) == 'table' and not summary.err and tonumber(summary[1]) > 0 then
+    for _, pending in ipairs(redis.call('XPENDING', lane, ARGV[2], '-', '+', summary[1])) do
+      local entry = redis.call('XRANGE', lane, pending[1], pending[1])[1]
+      if entry then
+        local fields = entry[2]
+        for i = 1, #fields, 2 do
+          if fields[i] == 'key' then
+            -- a record that cannot be read (a wrong-typed key) counts as not running
+            if redis.pcall('HGET', prefix .. 'runs:' .. fields[i + 1], 'state') == 'running' then
+              running = running + 1
+            end
+            break
           end
-          break
         end
       end
     end
@@ -36,4 +41,4 @@ local waiting = 0
 for _, line in ipairs(redis.call('SMEMBERS', prefix .. 'lines')) do
   waiting = waiting + redis.call('LLEN', line)
 end
-return { running, redis.call('XLEN', KEYS[1]) - running + waiting, redis.call('ZCARD', KEYS[2]) }
+return { running, length - running + waiting, redis.call('ZCARD', KEYS[2]) }

@@ -1,5 +1,6 @@
 #!lua flags=allow-oom
 --- @include "lines"
+--- @include "lanes"
 --[[
   finish: record how delivered messages ended, several in one call.
 
@@ -31,13 +32,14 @@
   Redis decides. An end whose records cannot be read (a wrong-typed key) is dead-lettered
   alone, with the reason, and the others go on ('error').
 
-  After the ends, the consumer of ARGV[6] reads up to ARGV[7] new messages of the stream (as
-  XREADGROUP … '>' does), so that a worker whose tasks ended gets its next ones in this call.
+  After the ends, the consumer of ARGV[6] reads up to ARGV[7] new messages of the lanes in
+  rank order (as XREADGROUP … '>' does; see includes/lanes.lua), so that a worker whose tasks
+  ended gets its next ones in this call.
 
   Returns { statuses, messages }: one status per group, 'ok', 'superseded', 'cancelled' (a
   recorded cancel won) or 'error' (dead-lettered: its records are unreadable), and the messages
-  read along as XREADGROUP gives them ({ id, { field, value, … } } each; none when the group is
-  missing).
+  read along as XREADGROUP gives them ({ id, { field, value, … } } each, the id naming its
+  lane; none when the group is missing).
 ]]
 local prefix, group, now, ttl, deadTtl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local TERMINAL = { completed = true, failed = true, cancelled = true }
@@ -111,8 +113,9 @@ local out = {}
 for i = 8, #ARGV, 13 do
   local key, id, task, args, attempt = ARGV[i], ARGV[i + 2], ARGV[i + 8], ARGV[i + 9], ARGV[i + 7]
   if id ~= '' then
-    redis.call('XACK', KEYS[1], group, id)
-    redis.call('XDEL', KEYS[1], id)
+    local lane, sid = lane_of(prefix, id)
+    redis.call('XACK', lane, group, sid)
+    redis.call('XDEL', lane, sid)
   end
   local ok, status = pcall(finish, key, ARGV[i + 1], id, ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6],
     attempt, task, args, ARGV[i + 10], ARGV[i + 11], ARGV[i + 12])
@@ -127,8 +130,5 @@ for i = 8, #ARGV, 13 do
 end
 local read = {}
 local want = tonumber(ARGV[7]) or 0
-if ARGV[6] ~= '' and want > 0 then
-  local reply = redis.pcall('XREADGROUP', 'GROUP', group, ARGV[6], 'COUNT', want, 'STREAMS', KEYS[1], '>')
-  if type(reply) == 'table' and not reply.err and reply[1] then read = reply[1][2] end
-end
+if ARGV[6] ~= '' and want > 0 then read = lane_read(prefix, ARGV[6], want) end
 return { out, read }

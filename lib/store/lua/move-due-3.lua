@@ -1,5 +1,6 @@
 #!lua flags=allow-oom
 --- @include "queue"
+--- @include "lanes"
 --[[
   move-due: move future tasks whose time has come from the queue to the stream.
 
@@ -8,8 +9,8 @@
   ARGV[4] dead-letter retention (ms)                   ARGV[5] executionTtl (ms)
 
   Returns { moved, next } where next is the due time (epoch ms) of the earliest task left in
-  the queue, or -1 when the queue is empty. Each moved task's parked message goes to the stream
-  as it is (its generation unchanged), its runs hash records state 'queued' and the stream id
+  the queue, or -1 when the queue is empty. Each moved task's parked message goes to the lane of
+  its priority as it is (its generation unchanged), its runs hash records state 'queued' and the stream id
   (so that cancel and replace can still remove it), and 'queued' is published. A task whose
   records cannot be read (a wrong-typed key) leaves the queue for the dead letters, with the
   reason, and its execution fails when its record can still be written; the others go on.
@@ -21,7 +22,11 @@ local function move(key)
   local parked = prefix .. 'parked:' .. key
   local fields = redis.call('HGETALL', parked)
   if #fields > 0 then
-    local id = redis.call('XADD', KEYS[2], '*', unpack(fields))
+    local priority = '5'
+    for i = 1, #fields, 2 do
+      if fields[i] == 'priority' then priority = fields[i + 1] end
+    end
+    local id = lane_push(prefix, lane_for(priority), fields)
     local runs = prefix .. 'runs:' .. key
     redis.call('HSET', runs, 'state', 'queued', 'streamId', id)
     redis.call('DEL', parked)

@@ -1,9 +1,10 @@
 #!lua flags=allow-oom
+--- @include "lane-claim"
 --[[
   release: an orderly shutdown hands back what its worker holds, so that another worker takes
   it at once instead of after redeliveryTimeout.
 
-  KEYS[1] stream
+  KEYS[1] stream (message ids name their lanes: includes/lanes.lua)
   ARGV[1] key prefix         ARGV[2] consumer group   ARGV[3] consumer (the stopping worker)
   ARGV[4] now (epoch ms)     ARGV[5] n: number of message ids that follow
   ARGV[6 .. 5+n] ids of every message the worker holds (started or not)
@@ -16,14 +17,9 @@
 ]]
 local prefix, group, consumer, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local n = tonumber(ARGV[5])
-for first = 6, 5 + n, 500 do
-  local claim = { 'XCLAIM', KEYS[1], group, consumer, 0 }
-  for i = first, math.min(first + 499, 5 + n) do claim[#claim + 1] = ARGV[i] end
-  claim[#claim + 1] = 'IDLE'
-  claim[#claim + 1] = now
-  claim[#claim + 1] = 'JUSTID'
-  redis.pcall(unpack(claim))
-end
+local mids = {}
+for i = 6, 5 + n do mids[#mids + 1] = ARGV[i] end
+lane_claim(prefix, consumer, mids, { 'IDLE', now })
 local released = 0
 for i = 6 + n, #ARGV, 3 do
   local key, generation, id = ARGV[i], ARGV[i + 1], ARGV[i + 2]

@@ -1,10 +1,11 @@
 #!lua flags=allow-oom
 --- @include "admission"
+--- @include "lane-claim"
 --[[
   renew-leases: keep the messages a worker holds from being redelivered, keep the concurrency
   slots of its running tasks, and tell it which of them were cancelled.
 
-  KEYS[1] stream
+  KEYS[1] stream (message ids name their lanes: includes/lanes.lua)
   ARGV[1] key prefix         ARGV[2] consumer group   ARGV[3] consumer (worker name)
   ARGV[4] now (epoch ms)     ARGV[5] n: number of message ids that follow
   ARGV[6 .. 5+n] ids of the messages the worker holds (running or read ahead): their idle
@@ -16,13 +17,9 @@
 ]]
 local prefix, group, consumer, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local n = tonumber(ARGV[5])
--- unpack takes a few thousand values at most: claim in pages
-for first = 6, 5 + n, 500 do
-  local claim = { 'XCLAIM', KEYS[1], group, consumer, 0 }
-  for i = first, math.min(first + 499, 5 + n) do claim[#claim + 1] = ARGV[i] end
-  claim[#claim + 1] = 'JUSTID'
-  redis.pcall(unpack(claim))
-end
+local mids = {}
+for i = 6, 5 + n do mids[#mids + 1] = ARGV[i] end
+lane_claim(prefix, consumer, mids, {})
 local cancelled = {}
 for i = 6 + n, #ARGV, 2 do
   local key, admission = ARGV[i], ARGV[i + 1]

@@ -9,7 +9,7 @@
   ARGV[4] when (epoch ms)    ARGV[5] attempt          ARGV[6] now (epoch ms)
   ARGV[7] mode: 'add' refuses a live key, 'replace' removes its scheduled or queued copy
   ARGV[8] consumer group     ARGV[9] key prefix       ARGV[10] traceparent ('' = none)
-  ARGV[11] tracestate ('' = none)
+  ARGV[11] tracestate ('' = none)                      ARGV[12] priority ('0'…'9')
 
   Returns { disposition, state, when, generation, task, args, attempt }:
     { 'already_scheduled', <live state>, <its when>, <its generation>, <its task>, <its args>,
@@ -24,4 +24,4 @@
 -- KEYS are the keys the script writes; the work (schedule_key in includes/schedule-key.lua) derives the same
 -- names from the prefix.
 return schedule_key_isolated(ARGV[9], ARGV[8], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7],
-  ARGV[10], ARGV[11])
+  ARGV[10], ARGV[11], ARGV[12])

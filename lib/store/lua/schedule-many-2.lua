@@ -7,17 +7,17 @@
 
   KEYS[1] stream             KEYS[2] queue
   ARGV[1] now (epoch ms)     ARGV[2] consumer group   ARGV[3] key prefix
-  ARGV[4..] groups of 8: task key, task name, encoded args, when (epoch ms), attempt, mode
-            ('add' | 'replace'), traceparent ('' = none), tracestate ('' = none)
+  ARGV[4..] groups of 9: task key, task name, encoded args, when (epoch ms), attempt, mode
+            ('add' | 'replace'), traceparent ('' = none), tracestate ('' = none), priority
 
   Returns the replies of schedule-4.lua one after another, 7 values per group (a key whose
   records cannot be read fails alone: 'error' and the reason).
 ]]
 local now, group, prefix = ARGV[1], ARGV[2], ARGV[3]
 local out = {}
-for i = 4, #ARGV, 8 do
+for i = 4, #ARGV, 9 do
   local reply = schedule_key_isolated(prefix, group, ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], now,
-    ARGV[i + 5], ARGV[i + 6], ARGV[i + 7])
+    ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8])
   for j = 1, 7 do out[#out + 1] = reply[j] end
 end
 return out

@@ -1,6 +1,7 @@
 #!lua flags=no-writes
+--- @include "lanes"
 --[[
-  snapshot: the executions of the stream, the queue and the concurrency waiting lines.
+  snapshot: the executions of the lanes, the queue and the concurrency waiting lines.
 
   KEYS[1] stream             KEYS[2] queue
   ARGV[1] key prefix         ARGV[2] most entries read from each place
@@ -17,12 +18,16 @@ local function add(key)
     keys[#keys + 1] = key
   end
 end
-for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', limit)) do
-  local fields = entry[2]
-  for i = 1, #fields, 2 do
-    if fields[i] == 'key' then
-      add(fields[i + 1])
-      break
+local length = 0
+for _, name in ipairs(lane_names(prefix)) do
+  length = length + redis.call('XLEN', prefix .. name)
+  for _, entry in ipairs(redis.call('XRANGE', prefix .. name, '-', '+', 'COUNT', limit)) do
+    local fields = entry[2]
+    for i = 1, #fields, 2 do
+      if fields[i] == 'key' then
+        add(fields[i + 1])
+        break
+      end
     end
   end
 end
@@ -32,7 +37,7 @@ for _, line in ipairs(redis.call('SMEMBERS', prefix .. 'lines')) do
   waiting = waiting + redis.call('LLEN', line)
   for _, key in ipairs(redis.call('LRANGE', line, 0, limit - 1)) do add(key) end
 end
-local out = { redis.call('XLEN', KEYS[1]) + redis.call('ZCARD', KEYS[2]) + waiting }
+local out = { length + redis.call('ZCARD', KEYS[2]) + waiting }
 for _, key in ipairs(keys) do
   local r = redis.call('HMGET', prefix .. 'runs:' .. key, 'state', 'task', 'args', 'when', 'attempt', 'worker',
     'startedAt', 'generation')

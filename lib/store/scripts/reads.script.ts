@@ -38,7 +38,7 @@ export const DEPTHS = defineScript<{ now: number; liveSince: number }, Depths & 
   {
     file: 'depths-4',
     keys: (k) => [k.stream, k.queue, k.workers, k.dead],
-    args: (_k, { now, liveSince }) => [CONSUMER_GROUP, now, liveSince],
+    args: (k, { now, liveSince }) => [CONSUMER_GROUP, now, liveSince, k.prefix],
     decode: (reply) => {
       const [stream, pending, due, future, workers, deadLetters] = (reply as number[]).map(Number);
       return {

@@ -27,7 +27,7 @@ export const SCHEDULE = defineScript<{ now: number; request: ScheduleRequest }, 
   keys: (k, { request }) => [k.stream, k.queue, k.parked(request.key), k.runs(request.key)],
   args: (k, { now, request: q }) => [
     ...[q.key, q.taskName, q.args, q.when, q.attempt, now, q.mode],
-    ...[CONSUMER_GROUP, k.prefix, q.traceparent ?? '', q.tracestate ?? ''],
+    ...[CONSUMER_GROUP, k.prefix, q.traceparent ?? '', q.tracestate ?? '', q.priority ?? 5],
   ],
   decode: (reply) => result(reply as unknown[]),
 });
@@ -43,7 +43,7 @@ export const SCHEDULE_MANY = defineScript<
     const args: ScriptArg[] = [now, CONSUMER_GROUP, k.prefix];
     for (const q of requests) {
       args.push(q.key, q.taskName, q.args, q.when, q.attempt, q.mode);
-      args.push(q.traceparent ?? '', q.tracestate ?? '');
+      args.push(q.traceparent ?? '', q.tracestate ?? '', q.priority ?? 5);
     }
     return args;
   },

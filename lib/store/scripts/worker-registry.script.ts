@@ -40,7 +40,7 @@ export const UNREGISTER = defineScript<{ worker: string }, void>({
 export const FORGET_CONSUMER = defineScript<{ worker: string }, boolean>({
   file: 'forget-consumer-1',
   keys: (k) => [k.stream],
-  args: (_k, { worker }) => [CONSUMER_GROUP, worker],
+  args: (k, { worker }) => [CONSUMER_GROUP, worker, k.prefix],
   decode: (reply) => reply === 1,
 });
 
@@ -75,6 +75,6 @@ export const RELEASE = defineScript<
 export const ENSURE_GROUP = defineScript<Record<string, never>, boolean>({
   file: 'ensure-group-1',
   keys: (k) => [k.stream],
-  args: () => [CONSUMER_GROUP],
+  args: (k) => [CONSUMER_GROUP, k.prefix],
   decode: (reply) => reply === 1,
 });

@@ -1,12 +1,12 @@
 --- @include "lines"
 --[[
-  schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate)
+  schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate, priority)
     Add or replace one execution of `key` (what schedule-4.lua does; see there); returns its
-    reply.
+    reply. `priority` ('0'…'9') is the new execution's ('5' when nil).
 ]]
-local function schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate)
+local function schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate,
+                            priority)
   local runs = prefix .. 'runs:' .. key
-  local stream = prefix .. 'stream'
   local run = redis.call('HMGET', runs, 'state', 'streamId', 'waiting', 'when', 'generation', 'task', 'args', 'attempt')
   local state = run[1]
   if mode == 'add' and (state == 'scheduled' or state == 'queued' or state == 'running') then
@@ -15,14 +15,16 @@ local function schedule_key(prefix, group, key, task, args, when, attempt, now, 
   if state then
     -- what is left of an earlier execution of this key (a new key has nothing to clean)
     if run[2] then
-      redis.call('XACK', stream, group, run[2])
-      redis.call('XDEL', stream, run[2])
+      local lane, id = lane_of(prefix, run[2])
+      redis.call('XACK', lane, group, id)
+      redis.call('XDEL', lane, id)
     end
     if run[3] then leave_line(prefix, run[3], key) end
     redis.call('ZREM', prefix .. 'queue', key)
     redis.call('DEL', prefix .. 'parked:' .. key, prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
   end
-  local newState, generation = schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate)
+  local newState, generation = schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate,
+    priority or '5')
   return { 'scheduled', newState, when, tostring(generation), task, args, attempt }
 end
 

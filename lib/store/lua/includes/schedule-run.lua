@@ -1,17 +1,30 @@
 --- @include "queue"
+--- @include "lanes"
 --[[
-  schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate)
-    Schedule a new execution of `key` (new generation): queued on the stream when due, else
-    parked and queued by time; the runs hash records it (with the trace context, if any) and
-    the state is published; a task that becomes the earliest in the queue is announced on
-    <prefix>wake.
+  schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate, priority)
+    Schedule a new execution of `key` (new generation): queued in the lane of its priority when
+    due, else parked and queued by time; the runs hash records it (with the trace context, if
+    any) and the state is published; a task that becomes the earliest in the queue is
+    announced on <prefix>wake. `priority` nil keeps the key's priority (a retry, a successor,
+    a deferral); the runs hash and the message carry it when it is not 5.
     Returns state, generation.
 ]]
-local function schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate)
+local function schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate, priority)
   local runs = prefix .. 'runs:' .. key
   local fresh = redis.call('EXISTS', runs) == 0
   local generation = redis.call('HINCRBY', runs, 'generation', 1)
+  if priority == nil then
+    priority = fresh and '5' or (redis.call('HGET', runs, 'priority') or '5')
+  elseif priority == '5' then
+    if not fresh then redis.call('HDEL', runs, 'priority') end
+  else
+    redis.call('HSET', runs, 'priority', priority)
+  end
   local fields = { 'key', key, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'generation', generation }
+  if priority ~= '5' then
+    fields[#fields + 1] = 'priority'
+    fields[#fields + 1] = priority
+  end
   if traceparent and traceparent ~= '' then
     fields[#fields + 1] = 'traceparent'
     fields[#fields + 1] = traceparent
@@ -32,7 +45,7 @@ local function schedule_run(prefix, key, task, args, when, attempt, now, tracepa
   local state
   if tonumber(when) <= tonumber(now) then
     state = 'queued'
-    local id = redis.call('XADD', prefix .. 'stream', '*', unpack(fields))
+    local id = lane_push(prefix, lane_for(priority), fields)
     redis.call('HSET', runs, 'state', state, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'streamId', id)
   else
     state = 'scheduled'

@@ -1,0 +1,81 @@
+--[[
+  Lanes: the streams that due messages wait in, read in rank order (see the wire format).
+  Priority p (0 first … 9 last; 5 when not given) has two lanes: 'resumed:<p>' (rank 2p),
+  where work held while paused comes back in its own order, ahead of what was read after it,
+  and the lane of new work (rank 2p + 1): 'stream' for priority 5 (the lane every producer of
+  the wire format writes to) and 'stream:<p>' otherwise. <prefix>lanes (zset: lane → rank)
+  lists the lanes other than 'stream' that were used; each has the consumer group.
+  Outside the scripts a message id names its lane: '<id>' in 'stream', '<lane>/<id>' elsewhere.
+
+  LANE_GROUP                         the consumer group (CONSUMER_GROUP of store/keys.ts)
+  lane_for(priority, resumed)        the lane of a priority
+  lane_push(prefix, lane, fields)    XADD to a lane (a new lane gets the group, is listed
+                                     and announced on <prefix>lanes); returns the message id
+  lane_of(prefix, mid)               the stream key and stream id of a message id
+  lane_names(prefix)                 every lane ('stream' included), in rank order
+  lane_read(prefix, consumer, count) up to `count` new messages for `consumer`, lanes in rank
+                                     order: { { message id, fields }, … }
+]]
+local LANE_GROUP = 'docket-workers'
+local DEFAULT_RANK = 11
+
+local function lane_for(priority, resumed)
+  local p = math.floor(tonumber(priority) or 5)
+  if resumed then return 'resumed:' .. p end
+  if p == 5 then return 'stream' end
+  return 'stream:' .. p
+end
+
+local function lane_rank(lane)
+  local kind, p = string.match(lane, '^(%a+):(%d)$')
+  if not kind then return DEFAULT_RANK end
+  if kind == 'resumed' then return 2 * tonumber(p) end
+  return 2 * tonumber(p) + 1
+end
+
+local function lane_push(prefix, lane, fields)
+  local id = redis.call('XADD', prefix .. lane, '*', unpack(fields))
+  if lane == 'stream' then return id end
+  if redis.call('ZADD', prefix .. 'lanes', 'NX', lane_rank(lane), lane) == 1 then
+    -- the group starts before the first message, so that it is read
+    redis.pcall('XGROUP', 'CREATE', prefix .. lane, LANE_GROUP, '0')
+    redis.call('PUBLISH', prefix .. 'lanes', lane)
+  end
+  return lane .. '/' .. id
+end
+
+local function lane_of(prefix, mid)
+  local slash = string.find(mid, '/', 1, true)
+  if not slash then return prefix .. 'stream', mid end
+  return prefix .. string.sub(mid, 1, slash - 1), string.sub(mid, slash + 1)
+end
+
+local function lane_names(prefix)
+  local listed = redis.call('ZRANGE', prefix .. 'lanes', 0, -1, 'WITHSCORES')
+  local out, placed = {}, false
+  for i = 1, #listed, 2 do
+    if not placed and tonumber(listed[i + 1]) > DEFAULT_RANK then
+      out[#out + 1] = 'stream'
+      placed = true
+    end
+    out[#out + 1] = listed[i]
+  end
+  if not placed then out[#out + 1] = 'stream' end
+  return out
+end
+
+local function lane_read(prefix, consumer, count)
+  local out = {}
+  for _, lane in ipairs(lane_names(prefix)) do
+    if count <= 0 then break end
+    local reply = redis.pcall('XREADGROUP', 'GROUP', LANE_GROUP, consumer, 'COUNT', count, 'STREAMS',
+      prefix .. lane, '>')
+    if type(reply) == 'table' and not reply.err and reply[1] then
+      for _, entry in ipairs(reply[1][2]) do
+        out[#out + 1] = { lane == 'stream' and entry[1] or (lane .. '/' .. entry[1]), entry[2] }
+        count = count - 1
+      end
+    end
+  end
+  return out
+end
