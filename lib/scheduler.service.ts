@@ -28,6 +28,7 @@ export class SchedulerService {
   private undo: (Unsubscribe | (() => unknown))[] = [];
   private disrupted: (error: unknown) => void = () => undefined;
 
+  /** @internal Nest injects the engine's parts; applications get this class from Nest. */
   constructor(
     @Inject(DOCKET_OPTIONS) private readonly options: ResolvedDocketOptions,
     @Inject(DOCKET_STORE) private readonly store: DocketStore,

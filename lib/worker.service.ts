@@ -49,6 +49,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
   private closed = false;
   private closeWaiters: (() => void)[] = [];
 
+  /** @internal Nest injects the engine's parts; applications get this class from Nest. */
   constructor(
     private readonly registry: TaskRegistry,
     private readonly scheduler: SchedulerService,

@@ -73,6 +73,7 @@ export function decodeOrRaw(text: string): unknown[] | string {
  */
 @Injectable()
 export class DocketInspector {
+  /** @internal Nest injects the engine's parts; applications get this class from Nest. */
   constructor(
     @Inject(DOCKET_OPTIONS) private readonly options: ResolvedDocketOptions,
     @Inject(DOCKET_STORE) private readonly store: DocketStore,

@@ -17,6 +17,11 @@ export interface DocketHealthOptions {
 
 type Terminus = typeof import('@nestjs/terminus');
 type Session = ReturnType<InstanceType<Terminus['HealthIndicatorService']>['check']>;
+/**
+ * Terminus's `HealthIndicatorResult` (`{ [key]: { status, ...details } }`), written out so that
+ * the published declarations type-check without @nestjs/terminus, an optional peer.
+ */
+type HealthResult = Record<string, { status: 'up' | 'down'; [detail: string]: unknown }>;
 
 /**
  * Terminus health indicator of the docket. `isLive` is down when this process's worker loop
@@ -28,6 +33,7 @@ type Session = ReturnType<InstanceType<Terminus['HealthIndicatorService']>['chec
 export class DocketHealthIndicator {
   private terminus?: Promise<InstanceType<Terminus['HealthIndicatorService']>>;
 
+  /** @internal Nest injects the engine's parts; applications get this class from Nest. */
   constructor(
     @Inject(DOCKET_OPTIONS) private readonly options: ResolvedDocketOptions,
     @Inject(DOCKET_STORE) private readonly store: DocketStore,
@@ -55,21 +61,21 @@ export class DocketHealthIndicator {
   }
 
   /** Liveness: the worker loop of this process polls (up when this process has no worker). */
-  async isLive(key = 'docket') {
+  async isLive(key = 'docket'): Promise<HealthResult> {
     const session = await this.check(key);
     const data = this.liveness();
     return data.live ? session.up(data.details) : session.down(data.details);
   }
 
   /** Readiness: Redis answers within `timeout` and the queue is not deeper than allowed. */
-  async isReady(key = 'docket', options: DocketHealthOptions = {}) {
+  async isReady(key = 'docket', options: DocketHealthOptions = {}): Promise<HealthResult> {
     const session = await this.check(key);
     const data = await this.readiness(options);
     return data.ready ? session.up(data.details) : session.down(data.details);
   }
 
   /** Liveness and readiness together. */
-  async isHealthy(key = 'docket', options: DocketHealthOptions = {}) {
+  async isHealthy(key = 'docket', options: DocketHealthOptions = {}): Promise<HealthResult> {
     const session = await this.check(key);
     const live = this.liveness();
     const ready = await this.readiness(options);

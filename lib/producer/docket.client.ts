@@ -27,6 +27,7 @@ import { newTaskKey } from './task-key.js';
 /** The producer API: schedule, replace and cancel tasks; inspect the docket. */
 @Injectable()
 export class DocketClient {
+  /** @internal Nest injects the engine's parts; applications get this class from Nest. */
   constructor(
     @Inject(DOCKET_OPTIONS) private readonly options: ResolvedDocketOptions,
     @Inject(DOCKET_STORE) private readonly store: DocketStore,

@@ -1,11 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 
-/** The version in nestjs-docket's package.json, found upwards from this file. */
+/**
+ * The version in nestjs-docket's package.json, found upwards from this file. The command line
+ * runs from the package's CommonJS build, where `__dirname` is this file's folder.
+ */
 export function packageVersion(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
+  let dir = __dirname;
   for (;;) {
     const file = join(dir, 'package.json');
     if (existsSync(file)) {
