@@ -74,6 +74,8 @@ const metricsProvider: Provider = {
       // a scrape never waits for a connection that is down
       depths: () =>
         store.connected ? inspector.depths() : Promise.reject(new Error('Redis is not connected')),
+      paused: () =>
+        store.connected ? store.pausedNames() : Promise.reject(new Error('Redis is not connected')),
     });
     return metrics ?? NO_METRICS;
   },

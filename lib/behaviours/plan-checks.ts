@@ -34,6 +34,7 @@ const TASK_OPTIONS: Record<string, readonly string[] | null> = {
   rateLimit: ['limit', 'per', 'argument', 'drop', 'scope'],
   debounce: ['settle', 'argument', 'scope'],
   cooldown: ['window', 'argument', 'scope'],
+  priority: null,
 };
 
 /** Options that may be a list of objects. */

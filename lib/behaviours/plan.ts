@@ -9,6 +9,7 @@ import { CronSchedule, cronOptions } from './cron.js';
 import { debounceRule } from './debounce.js';
 import { checkShapes, list, positive, shown, type PlanContext } from './plan-checks.js';
 import type { PlanCompiler, TaskPlan } from '../explorer/task-definition.js';
+import { priorityProblem } from './priority.js';
 import { rateLimitRule } from './rate-limit.js';
 import { checkRetry } from './retry.js';
 
@@ -24,7 +25,12 @@ export const compilePlan: PlanCompiler = (definition) => {
   const { fail } = context;
   checkShapes(context, options);
   if (options.perpetual && options.cron) fail('perpetual and cron cannot be combined; choose one');
-  const plan: TaskPlan = { rules: [] };
+  const plan: TaskPlan = { priority: 5, rules: [] };
+  if (options.priority !== undefined) {
+    const problem = priorityProblem(options.priority);
+    if (problem) fail(`priority ${problem}`);
+    plan.priority = options.priority;
+  }
   if (options.retry) checkRetry(context, options.retry);
   if (options.timeout !== undefined) positive(context, 'timeout', options.timeout);
   if (options.perpetual) {

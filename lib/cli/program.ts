@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import {
   registerClear,
   registerDead,
+  registerPause,
   registerSnapshot,
   registerStrikes,
   registerTasks,
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerSnapshot(program);
   registerWatch(program);
   registerStrikes(program);
+  registerPause(program);
   registerClear(program);
   registerWorkers(program);
   registerDead(program);

@@ -24,6 +24,8 @@ export interface RuleTemplate {
 
 /** What a task's options mean for the engine, checked once at boot (behaviours/plan.ts). */
 export interface TaskPlan {
+  /** The priority of its executions unless an add gives one (0 first … 9 last). */
+  priority: number;
   perpetual?: { every: number; automatic: boolean };
   /** The next time a cron expression matches, strictly after `from`. */
   cron?: { schedule: { next(from: number): number }; automatic: boolean };

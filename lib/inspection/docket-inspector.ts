@@ -66,6 +66,11 @@ export function decodeOrRaw(text: string): unknown[] | string {
   }
 }
 
+/** What is paused, from the names of the pause set (`*` = the docket). */
+export function pausedOf(names: readonly string[]): { docket: boolean; tasks: string[] } {
+  return { docket: names.includes('*'), tasks: names.filter((name) => name !== '*').sort() };
+}
+
 /**
  * The public read model of a docket: what runs and waits, the live workers, counts, progress,
  * strikes and state events. The CLI, the dashboard, the testing kit and health read through
@@ -111,13 +116,16 @@ export class DocketInspector {
       throw new TypeError(`snapshot limit must be a number ≥ 0 or Infinity, got ${String(limit)}`);
     }
     const takenAt = new Date();
-    const [record, counts, workers] = await Promise.all([
+    const [record, counts, workers, pausedNames] = await Promise.all([
       this.store.snapshot(
         Number.isFinite(limit) ? Math.max(1, Math.floor(limit)) : Number.MAX_SAFE_INTEGER,
       ),
       this.store.countTasks(),
       this.workers(),
+      this.store.pausedNames(),
     ]);
+    const paused = pausedOf(pausedNames);
+    const isPaused = (task: string) => paused.docket || paused.tasks.includes(task);
     const running: RunningTask[] = [];
     const future: FutureTask[] = [];
     for (const run of record.runs) {
@@ -135,7 +143,11 @@ export class DocketInspector {
           startedAt: new Date(run.startedAt ?? NaN),
         });
       } else if (run.state === 'queued' || run.state === 'scheduled') {
-        future.push({ ...base, state: run.state });
+        future.push(
+          run.state === 'queued' && isPaused(run.taskName)
+            ? { ...base, state: run.state, paused: true }
+            : { ...base, state: run.state },
+        );
       }
     }
     future.sort((a, b) => a.when.getTime() - b.when.getTime());
@@ -147,7 +159,13 @@ export class DocketInspector {
       running: running.slice(0, limit),
       future: future.slice(0, limit),
       workers,
+      paused,
     };
+  }
+
+  /** What is paused: the whole docket, and the tasks paused by name. */
+  async paused(): Promise<{ docket: boolean; tasks: string[] }> {
+    return pausedOf(await this.store.pausedNames());
   }
 
   /** How many tasks are running, queued and scheduled now, counted in full. */

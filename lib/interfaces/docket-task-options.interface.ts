@@ -62,4 +62,9 @@ export interface DocketTaskOptions {
   rateLimit?: RateLimitOptions | RateLimitOptions[];
   debounce?: DebounceOptions;
   cooldown?: CooldownOptions | CooldownOptions[];
+  /**
+   * 0 (first) … 9 (last): among due tasks no worker has read yet, the lowest number starts
+   * first (an add may give its own). @default 5
+   */
+  priority?: number;
 }

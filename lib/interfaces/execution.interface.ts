@@ -57,6 +57,11 @@ export interface AddOptions {
   key?: string;
   when?: Date;
   delay?: number;
+  /**
+   * 0 (first) … 9 (last): among due tasks no worker has read yet, the lowest number starts
+   * first. @default the task's `@DocketTask({ priority })`, else 5
+   */
+  priority?: number;
 }
 
 /** Options of `DocketClient.replace()`. */

@@ -25,6 +25,8 @@ export interface FutureTask {
   attempt: number;
   /** `queued`: due now, on the stream (or waiting for a concurrency slot); `scheduled`: due later. */
   state: 'queued' | 'scheduled';
+  /** A queued task whose task or docket is paused: it does not start until `resume`. */
+  paused?: boolean;
 }
 
 /**
@@ -34,8 +36,10 @@ export interface FutureTask {
 export interface TaskCounts {
   /** Started by a worker and not ended. */
   running: number;
-  /** Due now and not running: on the stream, or waiting for a concurrency slot. */
+  /** Due now and not running: on the stream, waiting for a concurrency slot, or held while paused. */
   queued: number;
+  /** Of `queued`, the tasks held because their task or the docket is paused. */
+  held: number;
   /** Due later: in the queue until their time. */
   scheduled: number;
 }
@@ -54,6 +58,8 @@ export interface DocketSnapshot {
   /** Queued and scheduled tasks, earliest due first, at most `limit`. */
   future: FutureTask[];
   workers: WorkerInfo[];
+  /** What is paused: the whole docket, and the tasks paused by name. */
+  paused: { docket: boolean; tasks: string[] };
 }
 
 /** A message that could not be run, or an execution that failed its last attempt. */

@@ -27,6 +27,8 @@ const COUNTERS: Record<TaskCounter, string> = {
 export interface DepthSource {
   docket: string;
   depths(): Promise<{ queue: number; schedule: number; strikes: number }>;
+  /** What is paused: `*` for the whole docket, and task names. */
+  paused(): Promise<string[]>;
 }
 
 /**
@@ -142,6 +144,26 @@ class PrometheusMetrics {
     depthGauge('docket_queue_depth', 'tasks due and waiting for a worker', 'queue');
     depthGauge('docket_schedule_depth', 'tasks scheduled for the future', 'schedule');
     depthGauge('docket_strikes_in_effect', 'strikes in effect', 'strikes');
+    get(
+      'docket_paused',
+      () =>
+        new prom.Gauge({
+          name: 'docket_paused',
+          help: '1 for what is paused: the whole docket (task "*") or a task',
+          labelNames: ['docket', 'task'],
+          async collect() {
+            this.reset();
+            for (const source of sources) {
+              try {
+                for (const task of await source.paused())
+                  this.set({ docket: source.docket, task }, 1);
+              } catch {
+                // Redis away at scrape time: the gauge is left out rather than wrong
+              }
+            }
+          },
+        }),
+    );
     setInterval(flush, FLUSH_EVERY).unref();
   }
 

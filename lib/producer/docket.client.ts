@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { DEFAULT_PRIORITY } from '../behaviours/priority.js';
 import { StrikeSync } from '../behaviours/strike-sync.js';
 import type { ResolvedDocketOptions } from '../config/resolve-options.js';
 import { DOCKET_METRICS, DOCKET_OPTIONS, DOCKET_STORE, DOCKET_TRACING } from '../docket.tokens.js';
@@ -8,7 +9,7 @@ import { Execution } from '../execution/execution.js';
 import type { TaskArgs, TaskRef, TaskResult } from '../execution/task-args.type.js';
 import { TaskRegistry } from '../explorer/task-registry.js';
 import { DeadLetters } from '../inspection/dead-letters.js';
-import { DocketInspector, decodeOrRaw } from '../inspection/docket-inspector.js';
+import { DocketInspector, decodeOrRaw, pausedOf } from '../inspection/docket-inspector.js';
 import type {
   AddOptions,
   CancelOutcome,
@@ -20,7 +21,12 @@ import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { DocketTracing } from '../observability/docket-tracing.js';
 import type { DocketStore, ScheduleOutcome, ScheduleRequest } from '../store/docket-store.js';
 import { sendMany } from './add-many.js';
-import { checkKey, checkStrikeCondition, requestedTime } from './request-checks.js';
+import {
+  checkKey,
+  checkStrikeCondition,
+  requestedPriority,
+  requestedTime,
+} from './request-checks.js';
 import { ScheduleBatcher } from './schedule-batcher.js';
 import { newTaskKey } from './task-key.js';
 
@@ -87,13 +93,14 @@ export class DocketClient {
     }
     const taskName = this.registry.resolveName(task, this.options.worker !== false);
     requestedTime(options);
+    const priority = requestedPriority(options, this.priorityOf(taskName));
     return this.tracing.produce(
       'docket.addMany',
       { 'docket.task': taskName, 'docket.count': argsList.length },
       async (trace) => {
         // every item is checked before anything is sent: a bad one fails the call, not half of it
         const prepared = argsList.map((args) =>
-          this.prepare(task, taskName, args, newTaskKey(), requestedTime(options), 'add'),
+          this.prepare(task, taskName, args, newTaskKey(), requestedTime(options), 'add', priority),
         );
         await this.strikes.ready();
         const items = prepared.map(({ request, args }) =>
@@ -135,11 +142,20 @@ export class DocketClient {
   ): (...args: unknown[]) => Promise<Execution> {
     const taskName = this.registry.resolveName(task, this.options.worker !== false);
     requestedTime(options); // a bad when or delay fails here, before anything is called
+    const priority = requestedPriority(options, this.priorityOf(taskName));
     if (options.key !== undefined) checkKey(options.key, this.options.maxKeyBytes, mode);
     // Each call is its own execution: the default key and a delay are taken at call time.
     return async (...args: unknown[]) => {
       const key = options.key ?? newTaskKey();
-      const { request } = this.prepare(task, taskName, args, key, requestedTime(options), mode);
+      const { request } = this.prepare(
+        task,
+        taskName,
+        args,
+        key,
+        requestedTime(options),
+        mode,
+        priority,
+      );
       await this.strikes.ready();
       if (this.struck(task, request, args)) return this.struckExecution(request, args);
       const execution = await this.tracing.produce(
@@ -163,6 +179,7 @@ export class DocketClient {
     key: string,
     when: number,
     mode: 'add' | 'replace',
+    priority: number,
   ): { request: ScheduleRequest; args: readonly unknown[] } {
     const encoded = encodeArgs(args);
     const size = Buffer.byteLength(encoded);
@@ -173,7 +190,14 @@ export class DocketClient {
       );
     }
     this.metrics.count(mode === 'add' ? 'added' : 'replaced', { task: taskName });
-    return { request: { key, taskName, args: encoded, when, attempt: 1, mode }, args };
+    const request: ScheduleRequest = { key, taskName, args: encoded, when, attempt: 1, mode };
+    if (priority !== DEFAULT_PRIORITY) request.priority = priority;
+    return { request, args };
+  }
+
+  /** The priority the task declares where it is registered (5 for a task known by name only). */
+  private priorityOf(taskName: string): number {
+    return this.registry.get(taskName)?.plan.priority ?? DEFAULT_PRIORITY;
   }
 
   /** Whether a strike in effect blocks this call (counted when it does). */
@@ -282,6 +306,39 @@ export class DocketClient {
     });
     await this.strikes.ready();
     await this.strikes.catchUp();
+  }
+
+  /**
+   * Pause the docket (no task) or one task: nothing of it starts on any worker until `resume`
+   * (running tasks finish). Its work is kept: adds are accepted, future tasks come due, and
+   * due work is held in state `queued`, giving back any concurrency slot it had reserved. The
+   * pause lives in Redis: it holds for every process and across restarts.
+   */
+  async pause(task?: string | TaskRef): Promise<void> {
+    await this.store.pause(this.pauseTarget(task, 'pause'));
+  }
+
+  /**
+   * Lift the pause of the docket (no task) or of one task. Held work that may run again (its
+   * task and the docket both unpaused) starts again in its order, ahead of work added after
+   * it. Resuming the docket leaves tasks paused by name paused, and the other way round.
+   */
+  async resume(task?: string | TaskRef): Promise<void> {
+    await this.store.resume(this.pauseTarget(task, 'resume'));
+  }
+
+  /** What is paused: the whole docket, and the tasks paused by name. */
+  async paused(): Promise<{ docket: boolean; tasks: string[] }> {
+    return pausedOf(await this.store.pausedNames());
+  }
+
+  private pauseTarget(task: string | TaskRef | undefined, what: string): string {
+    if (task === undefined) return '*';
+    const name = this.registry.resolveName(task as TaskRef, false);
+    if (name === '*')
+      throw new TypeError(`${what}: "*" is not a task name; call ${what}() for the whole docket`);
+    checkKey(name, this.options.maxKeyBytes, what);
+    return name;
   }
 
   /**

@@ -1,3 +1,4 @@
+import { priorityProblem } from '../behaviours/priority.js';
 import { OPERATORS } from '../behaviours/strike-list.js';
 import type { AddOptions } from '../interfaces/execution.interface.js';
 import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
@@ -26,6 +27,14 @@ export function requestedTime(options: AddOptions): number {
     return ms;
   }
   return Date.now();
+}
+
+/** The priority of an add: its own, else the task's; a TypeError for a bad one. */
+export function requestedPriority(options: AddOptions, taskDefault: number): number {
+  if (options.priority === undefined) return taskDefault;
+  const problem = priorityProblem(options.priority);
+  if (problem) throw new TypeError(`"priority" ${problem}`);
+  return options.priority;
 }
 
 /**

@@ -12,8 +12,11 @@ const DEFAULT_LANE = 'stream';
 export interface ReaderEnv {
   /** Makes the groups again when one is gone (a FLUSHDB, a clear by hand). */
   ensureGroup(): Promise<void>;
-  /** read-lanes-1.lua: every lane, and new messages from them in rank order. */
-  readLanes(consumer: string, count: number): Promise<{ lanes: string[]; entries: StreamEntry[] }>;
+  /** read-lanes-1.lua: every lane with its last id, and new messages in rank order. */
+  readLanes(
+    consumer: string,
+    count: number,
+  ): Promise<{ lanes: string[]; lastIds: string[]; entries: StreamEntry[] }>;
   /** Subscribe to the announcement of a new lane. */
   onLane(handler: () => void): Promise<Unsubscribe>;
 }
@@ -25,8 +28,10 @@ export interface ReaderEnv {
  *
  * While every task has the default priority the docket has one lane and a read is one
  * XREADGROUP, as it always was. Once it has more, a read takes what is there from the lanes in
- * rank order (a script) and, only when they are all empty, blocks on all of them for one
- * message. A new lane is announced, which ends a blocking read so that the next one sees it.
+ * rank order (a script) and, when they are all empty, waits (XREAD, which reads nothing for
+ * the group) until one of them grows, then takes what is there in rank order again: work that
+ * arrives together in several lanes is read by priority. A new lane is announced, which ends a
+ * wait so that the next read sees it.
  */
 export class RedisDeliveryReader implements DeliveryReader {
   private readonly client: RedisCommands;
@@ -73,17 +78,20 @@ export class RedisDeliveryReader implements DeliveryReader {
       return [];
     }
     try {
-      if (!this.lanesKnown || this.laneNames.length > 1) {
-        // what the lanes hold, in rank order (and which lanes there are)
-        const { lanes, entries } = await this.env.readLanes(this.consumer, count);
-        this.laneNames = lanes;
-        this.lanesKnown = true;
-        if (entries.length > 0 || this.interrupted) {
-          this.interrupted = false;
-          return entries;
-        }
+      if (this.lanesKnown && this.laneNames.length === 1) return await this.block(count, blockMs);
+      // what the lanes hold, in rank order (and which lanes there are)
+      const first = await this.env.readLanes(this.consumer, count);
+      this.laneNames = first.lanes;
+      this.lanesKnown = true;
+      if (first.entries.length > 0 || this.interrupted) {
+        this.interrupted = false;
+        return first.entries;
       }
-      return await this.block(count, blockMs);
+      if (first.lanes.length === 1) return await this.block(count, blockMs);
+      if (!(await this.wait(first.lanes, first.lastIds, blockMs))) return [];
+      const next = await this.env.readLanes(this.consumer, count);
+      this.laneNames = next.lanes;
+      return next.entries;
     } catch (error) {
       if (classifyRedisError(error) !== 'nogroup') throw this.connection.error(error, this.client);
       await this.env.ensureGroup();
@@ -91,27 +99,35 @@ export class RedisDeliveryReader implements DeliveryReader {
     }
   }
 
-  /** Wait for new messages: up to `count` from the one lane, or one from any of several. */
+  /** Wait up to `blockMs` for new messages of the one lane, and read up to `count`. */
   private async block(count: number, blockMs: number): Promise<StreamEntry[]> {
-    const lanes = this.laneNames;
     this.reading = true;
     try {
       const reply = (await this.client.call(
         'xreadgroup',
-        ...['GROUP', CONSUMER_GROUP, this.consumer, 'COUNT', lanes.length > 1 ? 1 : count],
-        ...['BLOCK', blockMs, 'STREAMS'],
-        ...lanes.map((lane) => this.keys.lane(lane)),
-        ...lanes.map(() => '>'),
+        ...['GROUP', CONSUMER_GROUP, this.consumer, 'COUNT', count, 'BLOCK', blockMs],
+        ...['STREAMS', this.keys.lane(DEFAULT_LANE), '>'],
       )) as [string, StreamEntry[]][] | null;
-      if (!reply) return [];
-      const entries: StreamEntry[] = [];
-      for (const [stream, read] of reply) {
-        const lane = stream.slice(this.keys.prefix.length);
-        for (const [id, fields] of read) {
-          entries.push([lane === DEFAULT_LANE ? id : `${lane}/${id}`, fields]);
-        }
-      }
-      return entries;
+      return reply?.[0]?.[1] ?? [];
+    } finally {
+      this.reading = false;
+    }
+  }
+
+  /**
+   * Wait up to `blockMs` for an entry after `lastIds` in any of `lanes`, reading nothing for
+   * the group; whether one came.
+   */
+  private async wait(lanes: string[], lastIds: string[], blockMs: number): Promise<boolean> {
+    this.reading = true;
+    try {
+      const reply = await this.client.call(
+        'xread',
+        ...['COUNT', 1, 'BLOCK', blockMs, 'STREAMS'],
+        ...lanes.map((lane) => this.keys.lane(lane)),
+        ...lastIds,
+      );
+      return reply !== null;
     } finally {
       this.reading = false;
     }

@@ -96,6 +96,15 @@ export interface ProducerStore {
   cancel(key: string, now: number, executionTtl: number): Promise<CancelResult>;
   /** Remove every scheduled and queued task (running ones go on); returns how many. */
   clear(now: number, executionTtl: number): Promise<number>;
+  /** Pause the docket (`'*'`) or a task: its work is held by the claim until `resume`. */
+  pause(what: string): Promise<void>;
+  /**
+   * Lift the pause of the docket (`'*'`) or of a task and put back the held work that may run
+   * again, in its order; returns how many tasks were put back.
+   */
+  resume(what: string): Promise<number>;
+  /** What is paused: `'*'` for the docket, and task names. */
+  pausedNames(): Promise<string[]>;
   appendStrike(entry: Omit<StrikeLogEntry, 'id'>): Promise<string>;
   /** Entries of the strike log after `after` ('0-0': from the start), at most `count`. */
   readStrikes(after: string, count: number): Promise<StrikeLogEntry[]>;
@@ -120,7 +129,7 @@ export interface ClaimRequest {
 
 /** The claim script's verdict for one message (see claim-2.lua). */
 export type ClaimStatus =
-  'run' | 'superseded' | 'cancelled' | 'deferred' | 'waiting' | 'poisoned' | 'error';
+  'run' | 'superseded' | 'cancelled' | 'deferred' | 'waiting' | 'held' | 'poisoned' | 'error';
 
 /** The settings a claim runs with. */
 export interface ClaimOptions {
@@ -314,8 +323,10 @@ export interface Depths {
 export interface TaskCountsRecord {
   /** Read by a worker, and running. */
   running: number;
-  /** On the stream and not running, or waiting for a concurrency slot. */
+  /** On the stream and not running, waiting for a concurrency slot, or held while paused. */
   queued: number;
+  /** Of `queued`, held while their task or the docket is paused. */
+  held: number;
   /** In the queue. */
   scheduled: number;
 }

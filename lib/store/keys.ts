@@ -24,6 +24,10 @@ export class DocketKeys {
   readonly lanes: string;
   /** Channel that announces a new lane; payload = its name. */
   readonly lanesChannel: string;
+  /** Set of what is paused: `*` (the docket) or task names (see lua/includes/pause.lua). */
+  readonly paused: string;
+  /** Set of the tasks whose work is held while paused. */
+  readonly held: string;
 
   constructor(readonly name: string) {
     this.prefix = `{${name}}:`;
@@ -38,6 +42,8 @@ export class DocketKeys {
     this.strikesChannel = `${this.prefix}strikes`;
     this.lanes = `${this.prefix}lanes`;
     this.lanesChannel = `${this.prefix}lanes`;
+    this.paused = `${this.prefix}paused`;
+    this.held = `${this.prefix}held`;
   }
 
   /** The stream of a lane (`stream`, `stream:<p>`, `resumed:<p>`). */

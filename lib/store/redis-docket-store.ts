@@ -34,6 +34,7 @@ import { classifyRedisError } from './redis-errors.js';
 import { CANCEL, CLEAR } from './scripts/cancel.script.js';
 import { CLAIM } from './scripts/claim.script.js';
 import { COUNTS } from './scripts/counts.script.js';
+import { RESUME } from './scripts/pause.script.js';
 import { PURGE_DEAD, RETRY_DEAD } from './scripts/dead-letters.script.js';
 import { FINISH } from './scripts/finish.script.js';
 import { MOVE_DUE } from './scripts/move-due.script.js';
@@ -72,6 +73,9 @@ function fieldsOfInfo(text: string): Record<string, string> {
 }
 
 /** The docket store over Redis commands and the scripts of `lua/` (also on memory://). */
+/** Held tasks put back per resume step (one script call). */
+const RESUME_STEP = 5_000;
+
 export class RedisDocketStore implements DocketStore {
   readonly keys: DocketKeys;
   private readonly connection: DocketConnection;
@@ -148,6 +152,27 @@ export class RedisDocketStore implements DocketStore {
 
   clear(now: number, executionTtl: number): Promise<number> {
     return this.run(CLEAR, { now, executionTtl });
+  }
+
+  async pause(what: string): Promise<void> {
+    await this.ready();
+    await this.command('sadd', this.keys.paused, what);
+  }
+
+  async resume(what: string): Promise<number> {
+    // in steps, so that a long pause does not put back its whole backlog in one script
+    let step = await this.run(RESUME, { what, budget: RESUME_STEP });
+    let moved = step.moved;
+    while (step.left > 0 && step.moved > 0) {
+      step = await this.run(RESUME, { what: '', budget: RESUME_STEP });
+      moved += step.moved;
+    }
+    return moved;
+  }
+
+  async pausedNames(): Promise<string[]> {
+    await this.ready();
+    return ((await this.command('smembers', this.keys.paused)) as string[]).sort();
   }
 
   appendStrike(entry: Omit<StrikeLogEntry, 'id'>): Promise<string> {

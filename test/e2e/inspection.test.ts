@@ -70,7 +70,7 @@ describe('read model: counts and dockets', { timeout: 120_000, concurrency: true
     await docket.client.add('sleep', { key: 'later', delay: 600_000 })(1);
 
     const snapshot = await docket.client.snapshot();
-    assert.deepEqual(snapshot.counts, { running: 1, queued: 1, scheduled: 1 });
+    assert.deepEqual(snapshot.counts, { running: 1, queued: 1, scheduled: 1, held: 0 });
     assert.equal(snapshot.totalTasks, 3);
     assert.deepEqual(
       snapshot.running.map((r) => r.key),

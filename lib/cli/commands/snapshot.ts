@@ -64,7 +64,12 @@ function heading(title: string, shown: number, total: number): string {
 function waiting(tasks: FutureTask[], now: Date): string {
   return table(
     ['Key', 'Task', 'Due', 'Attempt'],
-    tasks.map((f) => [f.key, f.taskName, relative(f.when, now), String(f.attempt)]),
+    tasks.map((f) => [
+      f.key,
+      f.paused ? `${f.taskName} (paused)` : f.taskName,
+      relative(f.when, now),
+      String(f.attempt),
+    ]),
   );
 }
 
@@ -78,6 +83,17 @@ export function renderSnapshot(snapshot: DocketSnapshot, target: Target, stats: 
       `${count(counts.queued)} queued, ${count(counts.scheduled)} scheduled ` +
       `(${plural(snapshot.totalTasks, 'task')})`,
   ];
+  const { paused } = snapshot;
+  if (paused.docket || paused.tasks.length > 0) {
+    const held = counts.held > 0 ? `; ${count(counts.held)} queued task(s) held` : '';
+    lines.push(
+      color.bold(
+        paused.docket
+          ? `PAUSED: the whole docket${paused.tasks.length > 0 ? ` (and by name: ${paused.tasks.join(', ')})` : ''}${held}`
+          : `PAUSED tasks: ${paused.tasks.join(', ')}${held}`,
+      ) + color.dim(' (docket resume [task] lifts it)'),
+    );
+  }
   const queued = snapshot.future.filter((f) => f.state === 'queued');
   const scheduled = snapshot.future.filter((f) => f.state === 'scheduled');
   // an empty list is either nothing, or a list cut to nothing by --limit

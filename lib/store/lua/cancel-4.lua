@@ -1,6 +1,7 @@
 #!lua flags=allow-oom
 --- @include "lines"
 --- @include "end-cancelled"
+--- @include "pause"
 --[[
   cancel: stop one task key from running.
 
@@ -10,7 +11,7 @@
   ARGV[4] executionTtl (ms; 0 = keep nothing)         ARGV[5] key prefix
 
   A scheduled or queued task (also one waiting for a concurrency slot, or holding a reserved
-  one, which is given back) is removed from the queue and the stream and ends 'cancelled'
+  one, which is given back, or one held while paused) is removed from the queue and the stream and ends 'cancelled'
   (published). A running task is flagged and its key is published on <prefix>cancel so that its
   worker aborts it; the worker records the end (and a redelivered copy of it is skipped). A
   finished or unknown key is left as it is.
@@ -37,6 +38,7 @@ if run[1] then
   redis.call('XDEL', lane, id)
 end
 if run[2] then leave_line(prefix, run[2], key) end
+unhold(prefix, key)
 if run[3] then release_slot(prefix, run[3], tonumber(run[4]), key, now) end
 redis.call('ZREM', KEYS[2], key)
 redis.call('DEL', KEYS[3])

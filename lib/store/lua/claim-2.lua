@@ -2,6 +2,7 @@
 --- @include "admission"
 --- @include "end-cancelled"
 --- @include "lanes"
+--- @include "pause"
 --[[
   claim: decide for each delivered message whether it runs now, and mark the ones that do.
 
@@ -35,12 +36,15 @@
                  put back on the stream when a slot frees
     'poisoned'   the attempt started ARGV[7] times without an end: it is dead-lettered with
                  PoisonMessageError and ends 'failed'
+    'held'       the docket or the task is paused: the message is held (see includes/pause.lua)
+                 and any concurrency slot reserved for it is given back; it stays 'queued'
     'error'      a record of the message cannot be read (a wrong-typed key): the message is
                  dead-lettered alone with the reason; the others go on
 ]]
 local prefix, group, worker, now, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
 local deadTtl, mostStarts = tonumber(ARGV[6]), tonumber(ARGV[7])
 local nowN = tonumber(now)
+local anyPaused = pause_any(prefix)
 local function ack(mid)
   local lane, id = lane_of(prefix, mid)
   redis.call('XACK', lane, group, id)
@@ -107,6 +111,13 @@ local function claim(key, generation, id, rules)
     redis.call('PUBLISH', prefix .. 'state:' .. key,
       cjson.encode({ type = 'state', key = key, state = 'failed', completedAt = nowN, error = err }))
     return 'poisoned'
+  end
+  if not ahead and anyPaused and paused_for(prefix, current[4]) then
+    local entry = entry_of(id)
+    ack(id)
+    release_slots(prefix, rules, key, now)
+    hold(prefix, key, current[4], id, entry and entry[2])
+    return 'held'
   end
   -- a foreign producer's future task waits in the queue for its time, as a rule would defer it
   local verdict, detail = 'defer', ahead

@@ -1,8 +1,10 @@
 #!lua flags=allow-oom
 --- @include "end-cancelled"
 --- @include "lanes"
+--- @include "pause"
 --[[
-  clear: remove every scheduled and queued task (also those waiting for a concurrency slot);
+  clear: remove every scheduled and queued task (also those waiting for a concurrency slot or
+  held while paused; a pause itself stays);
   running tasks go on.
 
   KEYS[1] stream             KEYS[2] queue
@@ -32,6 +34,14 @@ for _, line in ipairs(redis.call('SMEMBERS', prefix .. 'lines')) do
   redis.call('DEL', line)
 end
 redis.call('DEL', prefix .. 'lines')
+
+for _, task in ipairs(redis.call('SMEMBERS', prefix .. 'held')) do
+  for _, key in ipairs(redis.call('ZRANGE', prefix .. 'held:' .. task, 0, -1)) do
+    if unhold(prefix, key) then cancel(key) end
+  end
+  redis.call('DEL', prefix .. 'held:' .. task)
+end
+redis.call('DEL', prefix .. 'held')
 
 for _, name in ipairs(lane_names(prefix)) do
   local lane = prefix .. name

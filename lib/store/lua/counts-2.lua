@@ -7,10 +7,12 @@
   KEYS[1] stream             KEYS[2] queue
   ARGV[1] key prefix         ARGV[2] consumer group
 
-  Returns { running, queued, scheduled }:
+  Returns { running, queued, scheduled, held }:
     running    messages a worker has read (pending in the group) whose execution runs
-    queued     the other messages of the lanes, and the tasks waiting for a concurrency slot
+    queued     the other messages of the lanes, the tasks waiting for a concurrency slot and
+               the tasks held while paused
     scheduled  the tasks of the queue (not yet moved to a lane)
+    held       of queued, the tasks held while paused (see includes/pause.lua)
   The pending messages are few (at most what the workers hold), so this costs O(pending).
 ]]
 local prefix = ARGV[1]
@@ -41,4 +43,8 @@ local waiting = 0
 for _, line in ipairs(redis.call('SMEMBERS', prefix .. 'lines')) do
   waiting = waiting + redis.call('LLEN', line)
 end
-return { running, length - running + waiting, redis.call('ZCARD', KEYS[2]) }
+local held = 0
+for _, task in ipairs(redis.call('SMEMBERS', prefix .. 'held')) do
+  held = held + redis.call('ZCARD', prefix .. 'held:' .. task)
+end
+return { running, length - running + waiting + held, redis.call('ZCARD', KEYS[2]), held }

@@ -1,12 +1,14 @@
 #!lua flags=no-writes
 --- @include "lanes"
 --[[
-  snapshot: the executions of the lanes, the queue and the concurrency waiting lines.
+  snapshot: the executions of the lanes, the queue, the concurrency waiting lines and the work
+  held while paused.
 
   KEYS[1] stream             KEYS[2] queue
   ARGV[1] key prefix         ARGV[2] most entries read from each place
 
-  Returns { total, row, row, … }: total counts stream entries, queued keys and waiting keys; a
+  Returns { total, row, row, … }: total counts stream entries, queued keys, waiting keys and
+  held keys; a
   row is { key, state, task, args, when, attempt, worker, startedAt, generation } read from
   runs:<key> (a key is listed once, also when it is both running and rescheduled).
 ]]
@@ -37,7 +39,12 @@ for _, line in ipairs(redis.call('SMEMBERS', prefix .. 'lines')) do
   waiting = waiting + redis.call('LLEN', line)
   for _, key in ipairs(redis.call('LRANGE', line, 0, limit - 1)) do add(key) end
 end
-local out = { length + redis.call('ZCARD', KEYS[2]) + waiting }
+local held = 0
+for _, task in ipairs(redis.call('SMEMBERS', prefix .. 'held')) do
+  held = held + redis.call('ZCARD', prefix .. 'held:' .. task)
+  for _, key in ipairs(redis.call('ZRANGE', prefix .. 'held:' .. task, 0, limit - 1)) do add(key) end
+end
+local out = { length + redis.call('ZCARD', KEYS[2]) + waiting + held }
 for _, key in ipairs(keys) do
   local r = redis.call('HMGET', prefix .. 'runs:' .. key, 'state', 'task', 'args', 'when', 'attempt', 'worker',
     'startedAt', 'generation')

@@ -247,10 +247,19 @@ export class MemoryClient extends EventEmitter implements RedisCommands {
   }
 
   /** `XREADGROUP … BLOCK ms …`: waits for an entry up to `ms` (0 = for ever), or an UNBLOCK. */
-  async xreadgroup(...raw: Arg[]): Promise<Reply> {
+  xreadgroup(...raw: Arg[]): Promise<Reply> {
+    return this.blockingRead('XREADGROUP', raw);
+  }
+
+  /** `XREAD … BLOCK ms …` (ids given): as `xreadgroup`. */
+  xread(...raw: Arg[]): Promise<Reply> {
+    return this.blockingRead('XREAD', raw);
+  }
+
+  private async blockingRead(command: 'XREAD' | 'XREADGROUP', raw: Arg[]): Promise<Reply> {
     const args = raw.flat().map(String);
     this.ensureOpen();
-    const first = this.server.call('XREADGROUP', ...args);
+    const first = this.server.call(command, ...args);
     const block = args.findIndex((word) => word.toUpperCase() === 'BLOCK');
     if (first !== null || block < 0) return first;
     const ms = Number(args[block + 1]);
@@ -272,7 +281,7 @@ export class MemoryClient extends EventEmitter implements RedisCommands {
       };
       const attempt = () => {
         try {
-          const reply = this.server.call('XREADGROUP', ...args);
+          const reply = this.server.call(command, ...args);
           if (reply !== null) end(reply);
           else listen();
         } catch (error) {
@@ -285,11 +294,23 @@ export class MemoryClient extends EventEmitter implements RedisCommands {
     });
   }
 
-  /** Any command by name, as ioredis' `call` (raw replies). */
+  /**
+   * Any command by name, as ioredis' `call` (raw replies). The command runs at once (commands
+   * run in call order, a script atomically), and its reply arrives in a later turn of the event
+   * loop, as a server's would: a caller that keeps the process busy with commands still lets
+   * timers and I/O callbacks run between them.
+   */
   async call(command: string, ...args: Arg[]): Promise<unknown> {
     if (command.toUpperCase() === 'XREADGROUP') return this.xreadgroup(...args);
+    if (command.toUpperCase() === 'XREAD') return this.xread(...args);
     if (command.toUpperCase() === 'CLIENT') return this.client(String(args[0]), ...args.slice(1));
-    return this.execute(command, args.flat() as Arg[], true);
+    let reply: unknown;
+    try {
+      reply = this.execute(command, args.flat() as Arg[], true);
+    } finally {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return reply;
   }
 
   /** Run one command now (pipelines and the command methods); `raw` keeps Redis' reply shapes. */

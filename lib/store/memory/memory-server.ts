@@ -560,6 +560,31 @@ export class MemoryServer {
     return out.length > 0 ? out : null;
   }
 
+  /** XREAD without blocking (ids given, not '$'): null when no stream has newer entries. */
+  xread(args: string[]): Reply {
+    let count = Infinity;
+    let i = 0;
+    for (; i < args.length; i++) {
+      const word = args[i].toUpperCase();
+      if (word === 'COUNT') count = integer(args[++i]);
+      else if (word === 'BLOCK') i++;
+      else if (word === 'STREAMS') break;
+      else throw new Error('ERR syntax error');
+    }
+    const rest = args.slice(i + 1);
+    const half = rest.length / 2;
+    const out: Reply[] = [];
+    for (let s = 0; s < half; s++) {
+      const stream = this.stream(rest[s]);
+      if (!stream) continue;
+      if (rest[s + half] === '$') throw new Error("ERR XREAD '$' is not supported on memory://");
+      const after = parseId(rest[s + half]);
+      const entries = stream.range({ id: after, exclusive: true }, rangeEnd('+'), count);
+      if (entries.length > 0) out.push([rest[s], entries.map(([id, f]) => [id, [...f]])]);
+    }
+    return out.length > 0 ? out : null;
+  }
+
   xautoclaim(args: string[]): Reply {
     const [key, groupName, consumer, idleText, startText, ...options] = args;
     const minIdle = integer(idleText);
@@ -1090,6 +1115,9 @@ const COMMANDS: Record<string, Handler> = {
   },
   XREADGROUP(args) {
     return this.xreadgroup(args);
+  },
+  XREAD(args) {
+    return this.xread(args);
   },
   XAUTOCLAIM(args) {
     return this.xautoclaim(args);

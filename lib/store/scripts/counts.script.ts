@@ -8,7 +8,7 @@ export const COUNTS = defineScript<Record<string, never>, TaskCountsRecord>({
   keys: (k) => [k.stream, k.queue],
   args: (k) => [k.prefix, CONSUMER_GROUP],
   decode: (reply) => {
-    const [running, queued, scheduled] = (reply as number[]).map(Number);
-    return { running, queued: Math.max(0, queued), scheduled };
+    const [running, queued, scheduled, held] = (reply as number[]).map(Number);
+    return { running, queued: Math.max(0, queued), scheduled, held: held ?? 0 };
   },
 });

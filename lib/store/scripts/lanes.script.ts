@@ -4,13 +4,13 @@ import { defineScript } from './script.js';
 /** read-lanes-1.lua: new messages for a consumer from every lane, in rank order. */
 export const READ_LANES = defineScript<
   { consumer: string; count: number },
-  { lanes: string[]; entries: StreamEntry[] }
+  { lanes: string[]; lastIds: string[]; entries: StreamEntry[] }
 >({
   file: 'read-lanes-1',
   keys: (k) => [k.stream],
   args: (k, { consumer, count }) => [k.prefix, consumer, count],
   decode: (reply) => {
-    const [lanes, entries] = reply as [string[], StreamEntry[]];
-    return { lanes, entries };
+    const [lanes, lastIds, entries] = reply as [string[], string[], StreamEntry[]];
+    return { lanes, lastIds, entries };
   },
 });

@@ -27,7 +27,12 @@ describe('docket clear', { timeout: 300_000, concurrency: true }, () => {
         'give --yes to go ahead (there is no terminal to ask on)',
     );
     assert.equal(refused.stdout, '');
-    assert.deepEqual(await docket.inspector.counts(), { running: 0, queued: 1, scheduled: 1 });
+    assert.deepEqual(await docket.inspector.counts(), {
+      running: 0,
+      queued: 1,
+      scheduled: 1,
+      held: 0,
+    });
 
     // the URL in the plan never shows a password
     assert.match(errorLine(masked), /on redis:\/\/:\*\*\*@/);

@@ -67,7 +67,7 @@ describe('docket snapshot and tasks', { timeout: 300_000, concurrency: true }, (
 
     assert.equal(json.docket, name);
     assert.equal(json.totalTasks, 2);
-    assert.deepEqual(json.counts, { running: 0, queued: 1, scheduled: 1 });
+    assert.deepEqual(json.counts, { running: 0, queued: 1, scheduled: 1, held: 0 });
     assert.deepEqual(
       json.future.map((f) => [f.key, f.taskName, f.args, f.state]),
       [
@@ -124,7 +124,7 @@ describe('docket snapshot and tasks', { timeout: 300_000, concurrency: true }, (
     };
     assert.equal(json.totalTasks, 1_203);
     assert.equal(json.limit, 5);
-    assert.deepEqual(json.counts, { running: 0, queued: 3, scheduled: 1_200 });
+    assert.deepEqual(json.counts, { running: 0, queued: 3, scheduled: 1_200, held: 0 });
     assert.deepEqual(
       json.future.map((f) => f.state),
       ['queued', 'queued', 'queued', 'scheduled', 'scheduled'],

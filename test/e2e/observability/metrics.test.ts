@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSampleApp, type SampleApp } from '../../../sample-app/create-sample-app.js';
+import { DocketClient } from '../../../lib/index.js';
 import { REDIS_URL, uniqueName, waitFor } from '../../utils.js';
 import { call, deltas, scrape, series, total, untilStatus } from './helpers.js';
 
@@ -79,6 +80,23 @@ describe('sample app /metrics', { timeout: 60_000 }, () => {
     assert.equal(total(after, 'docket_queue_depth', { docket: name }), 0);
     assert.equal(series(after, 'docket_schedule_depth', { docket: name }).length, 1);
     assert.equal(series(after, 'docket_strikes_in_effect', { docket: name }).length, 1);
+  });
+
+  it('shows what is paused as docket_paused, read from Redis at scrape time', async () => {
+    const client = sample.app.get(DocketClient);
+    await client.pause();
+    await client.pause('sendWelcome');
+    const paused = await scrape(sample.url);
+    assert.deepEqual(
+      series(paused, 'docket_paused', { docket: name })
+        .map((s) => `${s.labels.task}=${s.value}`)
+        .sort(),
+      ['*=1', 'sendWelcome=1'],
+    );
+    await client.resume();
+    await client.resume('sendWelcome');
+    const resumed = await scrape(sample.url);
+    assert.deepEqual(series(resumed, 'docket_paused', { docket: name }), []);
   });
 
   it('counts every attempt of a failing task: three started, three failed, two retried', async () => {

@@ -9,8 +9,11 @@
 
   LANE_GROUP                         the consumer group (CONSUMER_GROUP of store/keys.ts)
   lane_for(priority, resumed)        the lane of a priority
-  lane_push(prefix, lane, fields)    XADD to a lane (a new lane gets the group, is listed
-                                     and announced on <prefix>lanes); returns the message id
+  lane_ensure(prefix, lane)          a new lane gets the group, is listed and announced on
+                                     <prefix>lanes (a future task's lane exists from its add,
+                                     so that workers know it before it comes due)
+  lane_push(prefix, lane, fields)    XADD to a lane (made as lane_ensure does); returns the
+                                     message id
   lane_of(prefix, mid)               the stream key and stream id of a message id
   lane_names(prefix)                 every lane ('stream' included), in rank order
   lane_read(prefix, consumer, count) up to `count` new messages for `consumer`, lanes in rank
@@ -33,14 +36,18 @@ local function lane_rank(lane)
   return 2 * tonumber(p) + 1
 end
 
+local function lane_ensure(prefix, lane)
+  if lane ~= 'stream' and redis.call('ZADD', prefix .. 'lanes', 'NX', lane_rank(lane), lane) == 1 then
+    -- the group starts at 0, so that every message of the lane is read
+    redis.pcall('XGROUP', 'CREATE', prefix .. lane, LANE_GROUP, '0', 'MKSTREAM')
+    redis.call('PUBLISH', prefix .. 'lanes', lane)
+  end
+end
+
 local function lane_push(prefix, lane, fields)
   local id = redis.call('XADD', prefix .. lane, '*', unpack(fields))
   if lane == 'stream' then return id end
-  if redis.call('ZADD', prefix .. 'lanes', 'NX', lane_rank(lane), lane) == 1 then
-    -- the group starts before the first message, so that it is read
-    redis.pcall('XGROUP', 'CREATE', prefix .. lane, LANE_GROUP, '0')
-    redis.call('PUBLISH', prefix .. 'lanes', lane)
-  end
+  lane_ensure(prefix, lane)
   return lane .. '/' .. id
 end
 

@@ -1,5 +1,6 @@
 --- @include "queue"
 --- @include "lanes"
+--- @include "pause"
 --[[
   schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate, priority)
     Schedule a new execution of `key` (new generation): queued in the lane of its priority when
@@ -34,6 +35,8 @@ local function schedule_run(prefix, key, task, args, when, attempt, now, tracepa
     end
   end
   if not fresh then
+    -- work held while paused is replaced by this run
+    unhold(prefix, key)
     redis.call('HDEL', runs, 'worker', 'startedAt', 'completedAt', 'error', 'cancel', 'streamId', 'waiting',
       'reserved', 'reservedMax', 'traceparent', 'tracestate', 'starts')
     redis.call('PERSIST', runs)
@@ -49,6 +52,7 @@ local function schedule_run(prefix, key, task, args, when, attempt, now, tracepa
     redis.call('HSET', runs, 'state', state, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'streamId', id)
   else
     state = 'scheduled'
+    lane_ensure(prefix, lane_for(priority))
     local queue = prefix .. 'queue'
     redis.call('HSET', prefix .. 'parked:' .. key, unpack(fields))
     redis.call('ZADD', queue, queue_score(queue, when), key)

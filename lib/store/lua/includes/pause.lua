@@ -1,0 +1,51 @@
+--[[
+  Pause: <prefix>paused (set) names what is paused: '*' for the whole docket, else task names.
+  A worker's claim holds the messages of paused work instead of starting them: the message
+  leaves its lane, its fields wait in <prefix>parked:<key> (as a future task's do), the key
+  waits in <prefix>held:<task> (zset, scored by the message's place in its lane, so that resume
+  keeps the order) and <prefix>held (set) lists the tasks with held work; the runs hash stays
+  'queued' and names the line in its field 'held'.
+
+  pause_any(prefix)                   whether anything is paused (one EXISTS: the common case)
+  paused_for(prefix, task)            whether the docket or this task is paused
+  hold(prefix, key, task, mid, fields) hold a message (message id, its fields)
+  unhold(prefix, key)                 a held key's records go (cancel, replace, clear); returns
+                                      whether it was held
+]]
+local function pause_any(prefix)
+  return redis.call('EXISTS', prefix .. 'paused') == 1
+end
+
+local function paused_for(prefix, task)
+  local paused = prefix .. 'paused'
+  return redis.call('SISMEMBER', paused, '*') == 1 or redis.call('SISMEMBER', paused, task) == 1
+end
+
+local function hold_score(mid)
+  local ms, seq = string.match(mid, '(%d+)-(%d+)$')
+  if not ms then return 0 end
+  return tonumber(ms) * 1024 + math.min(tonumber(seq), 1023)
+end
+
+local function hold(prefix, key, task, mid, fields)
+  local parked = prefix .. 'parked:' .. key
+  redis.call('DEL', parked)
+  if fields and #fields > 0 then redis.call('HSET', parked, unpack(fields)) end
+  redis.call('ZADD', prefix .. 'held:' .. task, hold_score(mid), key)
+  redis.call('SADD', prefix .. 'held', task)
+  local runs = prefix .. 'runs:' .. key
+  redis.call('HSET', runs, 'held', task)
+  redis.call('HDEL', runs, 'streamId')
+end
+
+local function unhold(prefix, key)
+  local runs = prefix .. 'runs:' .. key
+  local task = redis.call('HGET', runs, 'held')
+  if not task then return false end
+  local line = prefix .. 'held:' .. task
+  redis.call('ZREM', line, key)
+  if redis.call('ZCARD', line) == 0 then redis.call('SREM', prefix .. 'held', task) end
+  redis.call('DEL', prefix .. 'parked:' .. key)
+  redis.call('HDEL', runs, 'held')
+  return true
+end
