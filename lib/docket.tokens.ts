@@ -1,5 +1,6 @@
 /** Metadata key that `@DocketTask` writes on a method. */
 export const DOCKET_TASK_METADATA = 'docket:task';
+export const DOCKET_EVENT_METADATA = 'docket:event';
 /** Metadata key that `@Ctx` writes on a method: the index of the context parameter. */
 export const DOCKET_CTX_METADATA = 'docket:ctx';
 /** The resolved options (defaults merged, checked). */

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DOCKET_CTX_METADATA, DOCKET_TASK_METADATA } from '../docket.tokens.js';
+import {
+  DOCKET_CTX_METADATA,
+  DOCKET_EVENT_METADATA,
+  DOCKET_TASK_METADATA,
+} from '../docket.tokens.js';
+import type { DocketEventListenerOptions } from './on-docket-event.decorator.js';
 import type { DocketTaskOptions } from '../interfaces/docket-task-options.interface.js';
 
 /** The one reader of the metadata that `@DocketTask` and `@Ctx` write. */
@@ -8,6 +13,12 @@ export class DocketMetadataAccessor {
   static taskOptions(method: unknown): DocketTaskOptions | undefined {
     if (typeof method !== 'function') return undefined;
     return Reflect.getMetadata(DOCKET_TASK_METADATA, method) as DocketTaskOptions | undefined;
+  }
+
+  static eventListener(method: unknown): DocketEventListenerOptions | undefined {
+    if (typeof method !== 'function') return undefined;
+    return Reflect.getMetadata(DOCKET_EVENT_METADATA, method) as
+      DocketEventListenerOptions | undefined;
   }
 
   static ctxIndex(method: (...args: any[]) => unknown): number {

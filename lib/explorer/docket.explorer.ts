@@ -5,6 +5,7 @@ import { DocketConfigurationError } from '../errors/docket-configuration.error.j
 import { DocketMetadataAccessor } from './docket-metadata.accessor.js';
 import { parameterList } from './parameter-names.js';
 import type { PlanCompiler } from './task-definition.js';
+import { taskNameOf } from './task-name.js';
 import { TaskRegistry } from './task-registry.js';
 
 /** Finds `@DocketTask` methods on singleton providers and registers them, once, at init. */
@@ -24,21 +25,23 @@ export class DocketExplorer implements OnModuleInit {
   }
 
   explore(): void {
-    if (this.registry.size > 0) return;
+    if (this.registry.size > 0 || this.registry.listeners.length > 0) return;
     const seen = new Set<object>();
     for (const wrapper of this.discovery.getProviders()) {
       const instance = wrapper.instance as object | undefined;
       const prototype = instance ? Object.getPrototypeOf(instance) : wrapper.metatype?.prototype;
       if (!prototype || typeof prototype !== 'object' || prototype === Object.prototype) continue;
-      const methods = this.scanner
-        .getAllMethodNames(prototype)
-        .filter((name) => DocketMetadataAccessor.taskOptions(prototype[name]));
-      if (methods.length === 0) continue;
+      const names = this.scanner.getAllMethodNames(prototype);
+      const methods = names.filter((name) => DocketMetadataAccessor.taskOptions(prototype[name]));
+      const listeners = names.filter((name) =>
+        DocketMetadataAccessor.eventListener(prototype[name]),
+      );
+      if (methods.length === 0 && listeners.length === 0) continue;
       const className = (instance?.constructor ?? wrapper.metatype)?.name ?? String(wrapper.name);
       if (!wrapper.isDependencyTreeStatic() || !instance) {
-        for (const name of methods) {
+        for (const name of [...methods, ...listeners]) {
           this.logger.warn(
-            `${className}#${name} is skipped: @DocketTask needs a singleton provider, not a request- or transient-scoped one`,
+            `${className}#${name} is skipped: @DocketTask and @OnDocketEvent need a singleton provider, not a request- or transient-scoped one`,
           );
         }
         continue;
@@ -46,7 +49,32 @@ export class DocketExplorer implements OnModuleInit {
       if (seen.has(instance)) continue;
       seen.add(instance);
       for (const name of methods) this.register(instance, className, name, prototype[name]);
+      for (const name of listeners) this.listen(instance, className, name, prototype[name]);
     }
+  }
+
+  private listen(
+    instance: object,
+    className: string,
+    methodName: string,
+    method: (...args: any[]) => unknown,
+  ): void {
+    const options = DocketMetadataAccessor.eventListener(method)!;
+    const source = `${className}#${methodName}`;
+    let task: string | undefined;
+    try {
+      task = options.task === undefined ? undefined : taskNameOf(options.task);
+    } catch (error) {
+      throw new DocketConfigurationError(
+        `${source}: @OnDocketEvent task: ${(error as Error).message}`,
+      );
+    }
+    this.registry.addListener({
+      types: new Set(options.types),
+      task,
+      source,
+      call: (event) => method.call(instance, event),
+    });
   }
 
   private register(

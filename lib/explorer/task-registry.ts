@@ -5,11 +5,33 @@ import { DocketMetadataAccessor } from './docket-metadata.accessor.js';
 import { parameterNames } from './parameter-names.js';
 import { taskNameOf } from './task-name.js';
 import type { TaskDefinition } from './task-definition.js';
+import type { DocketEvent, DocketEventType } from '../interfaces/docket-event.interface.js';
+
+/** An `@OnDocketEvent` method, bound to its provider. */
+export interface DocketEventListener {
+  types: ReadonlySet<DocketEventType>;
+  /** Only the events of this task (all tasks when absent). */
+  task?: string;
+  /** `Class#method`, for the logs. */
+  source: string;
+  call(event: DocketEvent): unknown;
+}
 
 /** Every task this process knows, by name. Filled by the explorer at module init. */
 @Injectable()
 export class TaskRegistry {
   private readonly byName = new Map<string, TaskDefinition>();
+  private readonly eventListeners: DocketEventListener[] = [];
+
+  /** Add an `@OnDocketEvent` method (the explorer does, at module init). */
+  addListener(listener: DocketEventListener): void {
+    this.eventListeners.push(listener);
+  }
+
+  /** The `@OnDocketEvent` methods of this application. */
+  get listeners(): readonly DocketEventListener[] {
+    return this.eventListeners;
+  }
 
   register(definition: TaskDefinition): void {
     const existing = this.byName.get(definition.name);

@@ -3,3 +3,4 @@ export * from './execution.interface.js';
 export * from './snapshot.interface.js';
 export * from './strike-condition.interface.js';
 export * from './task-context.interface.js';
+export * from './docket-event.interface.js';

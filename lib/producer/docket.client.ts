@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { Observable } from 'rxjs';
 import { DEFAULT_PRIORITY } from '../behaviours/priority.js';
 import { StrikeSync } from '../behaviours/strike-sync.js';
 import type { ResolvedDocketOptions } from '../config/resolve-options.js';
@@ -15,6 +16,7 @@ import type {
   CancelOutcome,
   ReplaceOptions,
 } from '../interfaces/execution.interface.js';
+import type { DocketEvent, DocketEventFilter } from '../interfaces/docket-event.interface.js';
 import type { DeadLetter, DocketSnapshot, WorkerInfo } from '../interfaces/snapshot.interface.js';
 import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
@@ -27,12 +29,15 @@ import {
   requestedPriority,
   requestedTime,
 } from './request-checks.js';
+import { EventFeed } from './event-feed.js';
 import { ScheduleBatcher } from './schedule-batcher.js';
 import { newTaskKey } from './task-key.js';
 
 /** The producer API: schedule, replace and cancel tasks; inspect the docket. */
 @Injectable()
-export class DocketClient {
+export class DocketClient implements OnApplicationShutdown {
+  private readonly feed: EventFeed;
+
   /** @internal Nest injects the engine's parts; applications get this class from Nest. */
   constructor(
     @Inject(DOCKET_OPTIONS) private readonly options: ResolvedDocketOptions,
@@ -44,7 +49,15 @@ export class DocketClient {
     private readonly batcher: ScheduleBatcher,
     private readonly inspector: DocketInspector,
     private readonly dead: DeadLetters,
-  ) {}
+  ) {
+    const logger = new Logger('Docket');
+    this.feed = new EventFeed(store, registry, (message) => logger.warn(message));
+  }
+
+  /** @internal */
+  onApplicationShutdown(): void {
+    this.feed.close();
+  }
 
   /** The docket's name. */
   get name(): string {
@@ -330,6 +343,16 @@ export class DocketClient {
   /** What is paused: the whole docket, and the tasks paused by name. */
   async paused(): Promise<{ docket: boolean; tasks: string[] }> {
     return pausedOf(await this.store.pausedNames());
+  }
+
+  /**
+   * The docket's events, from every process (`scheduled`, starts and ends, cancels that no
+   * worker saw), of one task and some types when `filter` says so. Live and best effort: while
+   * a subscription is open the docket's scripts publish events (one Redis channel, a batch of
+   * events per message); nothing is replayed.
+   */
+  events(filter?: DocketEventFilter): Observable<DocketEvent> {
+    return this.feed.observe(filter);
   }
 
   private pauseTarget(task: string | TaskRef | undefined, what: string): string {

@@ -1,7 +1,13 @@
 import type { ProgressEvent, StateEvent } from '../interfaces/execution.interface.js';
 import type { DocketConnection } from './connection.js';
 import type { DocketChannels, Unsubscribe } from './docket-store.js';
-import { parseProgressEvent, parseStateEvent, UnreadablePayloadError } from './event-payloads.js';
+import type { DocketEvent } from '../interfaces/docket-event.interface.js';
+import {
+  parseDocketEvents,
+  parseProgressEvent,
+  parseStateEvent,
+  UnreadablePayloadError,
+} from './event-payloads.js';
 import type { DocketKeys } from './keys.js';
 import { Subscriptions } from './subscriptions.js';
 
@@ -49,6 +55,14 @@ export class RedisDocketChannels implements DocketChannels {
   /** A new lane was used (a first task of a priority): readers look at the lanes again. */
   onLane(handler: () => void): Promise<Unsubscribe> {
     return this.subscriptions.subscribe(this.keys.lanesChannel, () => handler());
+  }
+
+  onEvents(handler: (event: DocketEvent) => void): Promise<Unsubscribe> {
+    return this.subscriptions.subscribe(this.keys.eventsChannel, (text) =>
+      this.parsed(text, parseDocketEvents, (events) => {
+        for (const event of events) handler(event);
+      }),
+    );
   }
 
   onStrike(handler: () => void): Promise<Unsubscribe> {

@@ -1,3 +1,4 @@
+import type { DocketEvent } from '../interfaces/docket-event.interface.js';
 import type {
   ExecutionState,
   ProgressEvent,
@@ -105,6 +106,8 @@ export interface ProducerStore {
   resume(what: string): Promise<number>;
   /** What is paused: `'*'` for the docket, and task names. */
   pausedNames(): Promise<string[]>;
+  /** Tell every process's scripts to publish events for the next `ttl` ms (renew it). */
+  listenForEvents(ttl: number): Promise<void>;
   appendStrike(entry: Omit<StrikeLogEntry, 'id'>): Promise<string>;
   /** Entries of the strike log after `after` ('0-0': from the start), at most `count`. */
   readStrikes(after: string, count: number): Promise<StrikeLogEntry[]>;
@@ -403,6 +406,8 @@ export interface DocketChannels {
   onWake(handler: (due: number) => void): Promise<Unsubscribe>;
   /** A new entry in the strike log. */
   onStrike(handler: () => void): Promise<Unsubscribe>;
+  /** The docket's events, of every process (see `listenForEvents`). */
+  onEvents(handler: (event: DocketEvent) => void): Promise<Unsubscribe>;
   /** State and progress events of one key. */
   onExecution(
     key: string,

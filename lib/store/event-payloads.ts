@@ -3,6 +3,11 @@ import type {
   ProgressEvent,
   StateEvent,
 } from '../interfaces/execution.interface.js';
+import {
+  DOCKET_EVENT_TYPES,
+  type DocketEvent,
+  type DocketEventType,
+} from '../interfaces/docket-event.interface.js';
 import { numberField } from './fields.js';
 import { STATES } from './records.js';
 
@@ -40,6 +45,40 @@ export function parseStateEvent(text: string): StateEvent {
   if (raw.completedAt !== undefined) event.completedAt = date(raw.completedAt);
   if (raw.error !== undefined) event.error = String(raw.error);
   return event;
+}
+
+/**
+ * The events of one message of the events channel (a JSON array, see lua/includes/events.lua),
+ * in their public form; an entry that is not an event is left out.
+ */
+export function parseDocketEvents(text: string): DocketEvent[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new UnreadablePayloadError('not JSON');
+  }
+  const list = Array.isArray(raw) ? raw : [raw];
+  const events: DocketEvent[] = [];
+  for (const item of list) {
+    if (typeof item !== 'object' || item === null) continue;
+    const e = item as Record<string, unknown>;
+    if (!DOCKET_EVENT_TYPES.includes(e.type as DocketEventType) || typeof e.key !== 'string')
+      continue;
+    const event: DocketEvent = {
+      type: e.type as DocketEventType,
+      key: e.key,
+      taskName: typeof e.taskName === 'string' ? e.taskName : '',
+      attempt: numberField(e.attempt) ?? 1,
+      at: date(e.at) ?? new Date(),
+    };
+    if (typeof e.worker === 'string' && e.worker !== '') event.worker = e.worker;
+    if (typeof e.error === 'string') event.error = e.error;
+    const duration = numberField(e.durationMs);
+    if (duration !== undefined) event.durationMs = duration;
+    events.push(event);
+  }
+  return events;
 }
 
 /** A progress event as the progress script publishes it, in its public form. */

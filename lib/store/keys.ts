@@ -28,6 +28,10 @@ export class DocketKeys {
   readonly paused: string;
   /** Set of the tasks whose work is held while paused. */
   readonly held: string;
+  /** Channel of the docket's events: a JSON array of events per message. */
+  readonly eventsChannel: string;
+  /** Exists (with a time to live) while some process listens to the events channel. */
+  readonly eventsOn: string;
 
   constructor(readonly name: string) {
     this.prefix = `{${name}}:`;
@@ -44,6 +48,8 @@ export class DocketKeys {
     this.lanesChannel = `${this.prefix}lanes`;
     this.paused = `${this.prefix}paused`;
     this.held = `${this.prefix}held`;
+    this.eventsChannel = `${this.prefix}events`;
+    this.eventsOn = `${this.prefix}events:on`;
   }
 
   /** The stream of a lane (`stream`, `stream:<p>`, `resumed:<p>`). */

@@ -1,4 +1,5 @@
 import type { RedisOptions, Redis, Cluster } from 'ioredis';
+import type { DocketEvent } from '../interfaces/docket-event.interface.js';
 import type { ProgressEvent, StateEvent } from '../interfaces/execution.interface.js';
 import { DocketConnection } from './connection.js';
 import { RedisDeliveryReader } from './delivery-reader.js';
@@ -168,6 +169,11 @@ export class RedisDocketStore implements DocketStore {
       moved += step.moved;
     }
     return moved;
+  }
+
+  async listenForEvents(ttl: number): Promise<void> {
+    await this.ready();
+    await this.command('set', this.keys.eventsOn, '1', 'PX', ttl);
   }
 
   async pausedNames(): Promise<string[]> {
@@ -468,6 +474,10 @@ export class RedisDocketStore implements DocketStore {
 
   onWake(handler: (due: number) => void): Promise<Unsubscribe> {
     return this.channels.onWake(handler);
+  }
+
+  onEvents(handler: (event: DocketEvent) => void): Promise<Unsubscribe> {
+    return this.channels.onEvents(handler);
   }
 
   onStrike(handler: () => void): Promise<Unsubscribe> {

@@ -13,6 +13,7 @@ import type {
   StreamEntry,
   TaskEnd,
 } from '../store/docket-store.js';
+import type { DocketEvent } from '../interfaces/docket-event.interface.js';
 import type { Finisher } from './finisher.js';
 import { FlowControl, type Held } from './flow-control.js';
 import {
@@ -23,6 +24,7 @@ import {
   type TaskMessage,
 } from './message.js';
 import { RunningTask, RunningTasks } from './running-tasks.js';
+import { emitLocal, endEvents } from './local-events.js';
 import type { TaskRunner } from './task-runner.js';
 
 /** What the dispatcher needs from the worker. */
@@ -238,11 +240,29 @@ export class Dispatcher {
   private async endUnrun(end: TaskEnd): Promise<void> {
     this.ending++;
     try {
-      await this.finish(end);
+      const status = await this.finish(end);
+      // a dead-lettered message (unknown task, wrong arguments) is an event; a skip is not
+      if (end.outcome === 'dead') this.emitEnd(end, status);
     } finally {
       this.ending--;
       if (this.idle()) this.env.onIdle();
     }
+  }
+
+  /** Hand an event to this application's `@OnDocketEvent` methods. */
+  private emit(event: DocketEvent): void {
+    const { listeners } = this.env.registry;
+    if (listeners.length > 0) emitLocal(listeners, event, this.logger);
+  }
+
+  /** The events of an end that was written. */
+  private emitEnd(end: TaskEnd, status: EndStatus | undefined, startedAt?: number): void {
+    const { listeners } = this.env.registry;
+    if (listeners.length === 0) return;
+    const now = Date.now();
+    const base = { worker: this.env.worker, at: new Date(now) };
+    const timed = startedAt === undefined ? base : { ...base, durationMs: now - startedAt };
+    for (const event of endEvents(end, status, timed)) emitLocal(listeners, event, this.logger);
   }
 
   /** Write an end (what the finisher reads along with it comes back through `endRead`). */
@@ -299,6 +319,14 @@ export class Dispatcher {
       switch (statuses[i]) {
         case 'run':
           metrics.count('started', labels);
+          this.emit({
+            type: 'started',
+            key: message.key,
+            taskName: message.taskName,
+            attempt: message.attempt,
+            worker,
+            at: new Date(now),
+          });
           if (message.redelivered) metrics.count('redelivered', labels);
           metrics.punctuality(labels, (now - message.when) / 1_000);
           this.execute(new RunningTask(message, now, admission));
@@ -343,7 +371,11 @@ export class Dispatcher {
         const end = await this.env.runner.run(definition, task, mayContinue);
         // The slot is free once the handler is done; writing its end overlaps the next read.
         freeSlot();
-        if (end) this.env.runner.counted(task, end, await this.finish(end));
+        if (end) {
+          const status = await this.finish(end);
+          this.env.runner.counted(task, end, status);
+          this.emitEnd(end, status, task.startedAt);
+        }
       } catch (error) {
         this.logger.error(`task ${message.key} could not be finished: ${(error as Error).message}`);
       } finally {

@@ -26,7 +26,7 @@ describe('read model: counts and dockets', { timeout: 120_000, concurrency: true
       { delay: 600_000 },
     );
     await docket.client.addMany('trace', [['a'], ['b'], ['c']]);
-    const counts = { running: 0, queued: 3, scheduled: 1_200 };
+    const counts = { running: 0, queued: 3, scheduled: 1_200, held: 0 };
     assert.deepEqual(await docket.inspector.counts(), counts);
 
     const snapshot = await docket.inspector.snapshot();

@@ -43,4 +43,5 @@ if run[3] then release_slot(prefix, run[3], tonumber(run[4]), key, now) end
 redis.call('ZREM', KEYS[2], key)
 redis.call('DEL', KEYS[3])
 end_cancelled(prefix, key, now, ttl)
+events_flush(prefix)
 return { state, task }

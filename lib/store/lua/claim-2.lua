@@ -110,6 +110,8 @@ local function claim(key, generation, id, rules)
     end
     redis.call('PUBLISH', prefix .. 'state:' .. key,
       cjson.encode({ type = 'state', key = key, state = 'failed', completedAt = nowN, error = err }))
+    event_add(prefix, 'failed', key, current[4], current[6], now, { error = err })
+    event_add(prefix, 'dead', key, current[4], current[6], now, { error = err })
     return 'poisoned'
   end
   if not ahead and anyPaused and paused_for(prefix, current[4]) then
@@ -146,6 +148,7 @@ local function claim(key, generation, id, rules)
   redis.call('DEL', prefix .. 'progress:' .. key)
   redis.call('PUBLISH', prefix .. 'state:' .. key,
     cjson.encode({ type = 'state', key = key, state = 'running', worker = worker, startedAt = nowN }))
+  event_add(prefix, 'started', key, current[4], current[6], now, { worker = worker })
   return 'run'
 end
 
@@ -170,4 +173,5 @@ for i = 8, #ARGV, 4 do
     out[#out + 1] = 'error'
   end
 end
+events_flush(prefix)
 return out

@@ -59,4 +59,5 @@ for _, name in ipairs(lane_names(prefix)) do
     end
   end
 end
+events_flush(prefix)
 return removed

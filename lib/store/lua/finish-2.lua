@@ -1,6 +1,7 @@
 #!lua flags=allow-oom
 --- @include "lines"
 --- @include "lanes"
+--- @include "events"
 --[[
   finish: record how delivered messages ended, several in one call.
 
@@ -31,6 +32,9 @@
   it 'cancelled', whatever the outcome (no retry, no successor, no dead letter): the order in
   Redis decides. An end whose records cannot be read (a wrong-typed key) is dead-lettered
   alone, with the reason, and the others go on ('error').
+
+  Events (see includes/events.lua): completed, failed, cancelled, retrying (with the failed
+  attempt's number and error), and failed then dead for an end that is dead-lettered.
 
   After the ends, the consumer of ARGV[6] reads up to ARGV[7] new messages of the lanes in
   rank order (as XREADGROUP … '>' does; see includes/lanes.lua), so that a worker whose tasks
@@ -66,6 +70,16 @@ local function end_run(key, runs, state, err, result)
   redis.call('PUBLISH', prefix .. 'state:' .. key, cjson.encode(event))
 end
 
+-- The event of an end, with the worker and how long the attempt ran (when events are on).
+local function end_event(kind, key, runs, task, attempt, err)
+  if not events_on(prefix) then return end
+  local r = redis.call('HMGET', runs, 'worker', 'startedAt', 'task')
+  local extra = { worker = r[1] or nil }
+  if r[2] then extra.durationMs = tonumber(now) - tonumber(r[2]) end
+  if err and err ~= '' then extra.error = err end
+  event_add(prefix, kind, key, task ~= '' and task or r[3], attempt, now, extra)
+end
+
 -- One end; returns its status.
 local function finish(key, generation, id, outcome, result, err, retryWhen, attempt, task, args, admission,
                       nextWhen, nextArgs)
@@ -78,6 +92,8 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
   if outcome == 'rejected' then
     dead_letter(key, task, args, err, attempt)
     if key ~= '' and id ~= '' and redis.call('HGET', runs, 'streamId') == id then
+      end_event('failed', key, runs, task, attempt, err)
+      end_event('dead', key, runs, task, attempt, err)
       end_run(key, runs, 'failed', err, '')
       return 'ok'
     end
@@ -87,20 +103,26 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
   local same = current and current[1] == generation
   local applies = same and not TERMINAL[current[2]]
   if applies and current[3] == '1' then
+    end_event('cancelled', key, runs, task, attempt, '')
     end_run(key, runs, 'cancelled', '', '')
     return 'cancelled'
   end
+  local dead = false
   if outcome == 'dead' then
     -- (an end written again after a lost reply finds its execution ended: no second letter)
     if applies or not same then dead_letter(key, task, args, err, attempt) end
     outcome = 'failed'
+    dead = true
   end
   if not applies then return 'superseded' end
   if outcome == 'retry' then
+    end_event('retrying', key, runs, task, tonumber(attempt) - 1, err)
     local trace = redis.call('HMGET', runs, 'traceparent', 'tracestate')
     schedule_run(prefix, key, task, args, retryWhen, attempt, now, trace[1], trace[2])
     return 'ok'
   end
+  end_event(outcome, key, runs, task, attempt, err)
+  if dead then end_event('dead', key, runs, task, attempt, err) end
   end_run(key, runs, outcome, err, result)
   if nextWhen ~= '' and outcome ~= 'cancelled' then
     local trace = redis.call('HMGET', runs, 'traceparent', 'tracestate')
@@ -131,4 +153,5 @@ end
 local read = {}
 local want = tonumber(ARGV[7]) or 0
 if ARGV[6] ~= '' and want > 0 then read = lane_read(prefix, ARGV[6], want) end
+events_flush(prefix)
 return { out, read }

@@ -27,4 +27,5 @@ for i = 4, #ARGV do
     end
   end
 end
+events_flush(prefix)
 return out

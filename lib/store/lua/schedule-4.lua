@@ -23,5 +23,7 @@
 ]]
 -- KEYS are the keys the script writes; the work (schedule_key in includes/schedule-key.lua) derives the same
 -- names from the prefix.
-return schedule_key_isolated(ARGV[9], ARGV[8], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7],
-  ARGV[10], ARGV[11], ARGV[12])
+local reply = schedule_key_isolated(ARGV[9], ARGV[8], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6],
+  ARGV[7], ARGV[10], ARGV[11], ARGV[12])
+events_flush(ARGV[9])
+return reply

@@ -20,4 +20,5 @@ for i = 4, #ARGV, 9 do
     ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8])
   for j = 1, 7 do out[#out + 1] = reply[j] end
 end
+events_flush(prefix)
 return out

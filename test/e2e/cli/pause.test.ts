@@ -14,27 +14,25 @@ describe('docket pause and resume', { timeout: 300_000 }, () => {
     const name = uniqueName('cli');
     const docket = await useDocket(t, [], { name, worker: false });
     await docket.client.add('report')('r1');
-    assert.match(await ok(['pause', ...target(name)]), new RegExp(`^Paused docket '${name}'`));
-    assert.match(
-      await ok(['pause', 'report', ...target(name)]),
-      new RegExp(`^Paused task 'report' of docket '${name}'`),
-    );
+    const [docketWide, byName] = await Promise.all([
+      ok(['pause', ...target(name)]),
+      ok(['pause', 'report', ...target(name)]),
+    ]);
+    assert.match(docketWide, new RegExp(`^Paused docket '${name}'`));
+    assert.match(byName, new RegExp(`^Paused task 'report' of docket '${name}'`));
     assert.deepEqual(await docket.client.paused(), { docket: true, tasks: ['report'] });
-    assert.deepEqual(JSON.parse(await ok(['paused', '--json', ...target(name)])), {
-      docket: true,
-      tasks: ['report'],
-    });
-    assert.match(
-      await ok(['snapshot', ...target(name)]),
-      /PAUSED: the whole docket \(and by name: report\)/,
-    );
+    const [json, snapshot] = await Promise.all([
+      ok(['paused', '--json', ...target(name)]),
+      ok(['snapshot', ...target(name)]),
+    ]);
+    assert.deepEqual(JSON.parse(json), { docket: true, tasks: ['report'] });
+    assert.match(snapshot, /PAUSED: the whole docket \(and by name: report\)/);
+    assert.match(snapshot, /report \(paused\)/);
     const resumed = await ok(['resume', ...target(name)]);
     assert.match(resumed, new RegExp(`^Resumed docket '${name}'`));
     assert.match(resumed, /still paused by name: report/);
-    assert.match(await ok(['snapshot', ...target(name)]), /PAUSED tasks: report/);
-    await ok(['resume', 'report', ...target(name)]);
-    assert.deepEqual(await docket.client.paused(), { docket: false, tasks: [] });
+    assert.deepEqual(await docket.client.paused(), { docket: false, tasks: ['report'] });
+    await docket.client.resume('report');
     assert.match(await ok(['paused', ...target(name)]), /^Nothing is paused/);
-    assert.doesNotMatch(await ok(['snapshot', ...target(name)]), /PAUSED/);
   });
 });

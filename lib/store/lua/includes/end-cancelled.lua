@@ -1,3 +1,4 @@
+--- @include "events"
 --[[
   end_cancelled(prefix, key, now, ttl)
     End the execution of `key` as 'cancelled' (it never starts, or its start is refused): the
@@ -6,6 +7,10 @@
 ]]
 local function end_cancelled(prefix, key, now, ttl)
   local runs = prefix .. 'runs:' .. key
+  if events_on(prefix) then
+    local r = redis.call('HMGET', runs, 'task', 'attempt')
+    event_add(prefix, 'cancelled', key, r[1], r[2], now, nil)
+  end
   redis.call('DEL', prefix .. 'progress:' .. key)
   if ttl > 0 then
     redis.call('HSET', runs, 'state', 'cancelled', 'completedAt', now)

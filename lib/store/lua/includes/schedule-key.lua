@@ -1,4 +1,5 @@
 --- @include "lines"
+--- @include "events"
 --[[
   schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate, priority)
     Add or replace one execution of `key` (what schedule-4.lua does; see there); returns its
@@ -25,6 +26,7 @@ local function schedule_key(prefix, group, key, task, args, when, attempt, now, 
   end
   local newState, generation = schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate,
     priority or '5')
+  event_add(prefix, 'scheduled', key, task, attempt, now, nil)
   return { 'scheduled', newState, when, tostring(generation), task, args, attempt }
 end
 

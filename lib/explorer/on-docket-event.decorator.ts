@@ -1,0 +1,34 @@
+import { SetMetadata } from '@nestjs/common';
+import { DOCKET_EVENT_METADATA } from '../docket.tokens.js';
+import type { TaskRef } from '../execution/task-args.type.js';
+import { DOCKET_EVENT_TYPES, type DocketEventType } from '../interfaces/docket-event.interface.js';
+
+/** What `@OnDocketEvent` records on a method. */
+export interface DocketEventListenerOptions {
+  types: DocketEventType[];
+  task?: string | TaskRef;
+}
+
+/**
+ * Call this provider method with each `DocketEvent` of the given type(s) (of one task when
+ * `task` is given) that a worker of this process produces: started, completed, failed,
+ * retrying, dead, and cancelled for a running task. Each event reaches it at most once; a
+ * listener that throws is logged and never affects the task. Events of other processes, and
+ * `scheduled`, come through `DocketClient.events()`.
+ */
+export function OnDocketEvent(
+  type: DocketEventType | DocketEventType[],
+  options: { task?: string | TaskRef } = {},
+): MethodDecorator {
+  const types = Array.isArray(type) ? [...type] : [type];
+  for (const t of types) {
+    if (!DOCKET_EVENT_TYPES.includes(t)) {
+      throw new TypeError(
+        `@OnDocketEvent: "${String(t)}" is not an event type (one of ${DOCKET_EVENT_TYPES.join(', ')})`,
+      );
+    }
+  }
+  if (types.length === 0) throw new TypeError('@OnDocketEvent: give at least one event type');
+  const listener: DocketEventListenerOptions = { types, task: options.task };
+  return SetMetadata(DOCKET_EVENT_METADATA, listener);
+}

@@ -1,0 +1,33 @@
+--[[
+  Events: while some process listens (<prefix>events:on exists; listeners renew it), a script
+  collects the events of its call and publishes them at its end as one JSON array on
+  <prefix>events. Each event: { type, key, taskName, attempt, at (epoch ms), worker?, error?,
+  durationMs? }; type one of scheduled, started, completed, failed, retrying, cancelled, dead.
+  With no listener, the only cost is one EXISTS per call that has an event to tell.
+
+  event_add(prefix, type, key, task, attempt, now, extra)  extra: nil or a table of fields
+  events_flush(prefix)                                     publish what was collected
+]]
+local EVENTS_ON = nil
+local EVENTS = {}
+
+local function events_on(prefix)
+  if EVENTS_ON == nil then EVENTS_ON = redis.call('EXISTS', prefix .. 'events:on') == 1 end
+  return EVENTS_ON
+end
+
+local function event_add(prefix, kind, key, task, attempt, now, extra)
+  if not events_on(prefix) then return end
+  local e = { type = kind, key = key, taskName = task or '', attempt = tonumber(attempt) or 1, at = tonumber(now) }
+  if extra then
+    for k, v in pairs(extra) do e[k] = v end
+  end
+  EVENTS[#EVENTS + 1] = e
+end
+
+local function events_flush(prefix)
+  if #EVENTS > 0 then
+    redis.call('PUBLISH', prefix .. 'events', cjson.encode(EVENTS))
+    EVENTS = {}
+  end
+end
