@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import {
   registerClear,
   registerDead,
+  registerExplain,
   registerPause,
   registerSnapshot,
   registerStrikes,
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerWatch(program);
   registerStrikes(program);
   registerPause(program);
+  registerExplain(program);
   registerClear(program);
   registerWorkers(program);
   registerDead(program);

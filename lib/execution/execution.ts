@@ -6,6 +6,7 @@ import type {
   ExecutionEvent,
   ExecutionProgress,
   ExecutionState,
+  Explanation,
   ResultOptions,
   StateEvent,
 } from '../interfaces/execution.interface.js';
@@ -17,7 +18,10 @@ import { EventQueue } from './event-queue.js';
 export type ExecutionSource = Pick<
   DocketStore,
   'readExecution' | 'readResult' | 'onExecution' | 'onReconnect'
->;
+> & {
+  /** Why the execution of `key` is where it is (the read model answers it). */
+  explain(key: string): Promise<Explanation>;
+};
 
 /** Fields an `Execution` is made from. */
 export interface ExecutionInit {
@@ -82,6 +86,16 @@ export class Execution<R = unknown> {
     this.startedAt = run.startedAt === undefined ? undefined : new Date(run.startedAt);
     this.completedAt = run.completedAt === undefined ? undefined : new Date(run.completedAt);
     this.error = run.error;
+  }
+
+  /**
+   * Why this execution is where it is, read from Redis now: `reason` is the first of
+   * finished, running, struck, rate_limited, debouncing, scheduled, paused, no_worker,
+   * concurrency, queued that applies; `detail` says it in words (how many are ahead, which
+   * slot and who holds it, which worker runs it); `since` and `until` are its times.
+   */
+  explain(): Promise<Explanation> {
+    return this.source.explain(this.key);
   }
 
   /**

@@ -7,7 +7,11 @@ import { decodeArgs } from '../execution/codec.js';
 import { progressOf } from '../execution/events.js';
 import type { TaskRef } from '../execution/task-args.type.js';
 import { TaskRegistry } from '../explorer/task-registry.js';
-import type { ExecutionProgress, StateEvent } from '../interfaces/execution.interface.js';
+import type {
+  ExecutionProgress,
+  Explanation,
+  StateEvent,
+} from '../interfaces/execution.interface.js';
 import type {
   DocketSnapshot,
   FutureTask,
@@ -53,6 +57,9 @@ export interface StrikeInEffect {
   id: string;
   condition: StrikeCondition;
 }
+
+/** How many tasks `explain()` counts ahead of a queued one, at most. */
+export const EXPLAIN_AHEAD_CAP = 10_000;
 
 /** How many tasks `snapshot()` lists in each list by default. */
 export const SNAPSHOT_LIMIT = 1_000;
@@ -205,6 +212,39 @@ export class DocketInspector {
     const now = Date.now();
     const depths = await this.store.depths(now, this.liveSince(now));
     return { ...depths, strikes: this.strikeSync.list.size };
+  }
+
+  /**
+   * Why the execution of `key` is where it is (see `Execution.explain()`), from Redis and the
+   * strike list alone: any process can answer, a producer-only one or the CLI too.
+   */
+  async explain(key: string): Promise<Explanation> {
+    const now = Date.now();
+    const record = await this.store.explain(key, now, this.liveSince(now), EXPLAIN_AHEAD_CAP);
+    const explanation: Explanation = {
+      state: record.state,
+      reason: record.reason,
+      detail: record.detail,
+    };
+    if (record.since !== undefined) explanation.since = new Date(record.since);
+    if (record.until !== undefined) explanation.until = new Date(record.until);
+    if (record.reason !== 'finished' && record.reason !== 'running') {
+      const strike = await this.strikeOf(record.taskName, record.args);
+      if (strike) return { state: record.state, reason: 'struck', detail: strike };
+    }
+    return explanation;
+  }
+
+  /** The strike in effect that blocks task `task` with these encoded arguments, in words. */
+  private async strikeOf(task: string, args: string): Promise<string | undefined> {
+    await this.strikeSync.ready();
+    const list = this.strikeSync.list;
+    if (list.size === 0) return undefined;
+    const decoded = decodeOrRaw(args);
+    if (typeof decoded === 'string') return undefined;
+    const parameters = this.registry.get(task)?.parameters;
+    if (!list.matches(task, parameters, decoded)) return undefined;
+    return `a strike in effect matches task ${task}${parameters ? ' and its arguments' : ''}: it is cancelled when its turn comes`;
   }
 
   /** The progress of each key (in order). */

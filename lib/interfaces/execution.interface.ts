@@ -68,3 +68,30 @@ export interface AddOptions {
 export interface ReplaceOptions extends AddOptions {
   key: string;
 }
+
+/** Why an execution is where it is: see `Execution.explain()`. */
+export type ExplanationReason =
+  | 'scheduled'
+  | 'queued'
+  | 'paused'
+  | 'concurrency'
+  | 'rate_limited'
+  | 'debouncing'
+  | 'struck'
+  | 'no_worker'
+  | 'running'
+  | 'finished';
+
+/**
+ * The answer of `Execution.explain()`: its state, the first reason that applies (finished,
+ * running, struck, rate_limited, debouncing, scheduled, paused, no_worker, concurrency,
+ * queued), what the reason is about in words, and its times: `since` (running: its start;
+ * finished: its end) and `until` (scheduled, rate_limited, debouncing: when it may start).
+ */
+export interface Explanation {
+  state: ExecutionState | 'missing';
+  reason: ExplanationReason;
+  detail: string;
+  since?: Date;
+  until?: Date;
+}

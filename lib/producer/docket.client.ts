@@ -6,7 +6,7 @@ import type { ResolvedDocketOptions } from '../config/resolve-options.js';
 import { DOCKET_METRICS, DOCKET_OPTIONS, DOCKET_STORE, DOCKET_TRACING } from '../docket.tokens.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large.error.js';
 import { encodeArgs, encodeResult } from '../execution/codec.js';
-import { Execution } from '../execution/execution.js';
+import { Execution, type ExecutionSource } from '../execution/execution.js';
 import type { TaskArgs, TaskRef, TaskResult } from '../execution/task-args.type.js';
 import { TaskRegistry } from '../explorer/task-registry.js';
 import { DeadLetters } from '../inspection/dead-letters.js';
@@ -37,6 +37,8 @@ import { newTaskKey } from './task-key.js';
 @Injectable()
 export class DocketClient implements OnApplicationShutdown {
   private readonly feed: EventFeed;
+  /** @internal What the executions this client hands out read from. */
+  readonly executionSource: ExecutionSource;
 
   /** @internal Nest injects the engine's parts; applications get this class from Nest. */
   constructor(
@@ -52,6 +54,13 @@ export class DocketClient implements OnApplicationShutdown {
   ) {
     const logger = new Logger('Docket');
     this.feed = new EventFeed(store, registry, (message) => logger.warn(message));
+    this.executionSource = {
+      readExecution: (key) => store.readExecution(key),
+      readResult: (key) => store.readResult(key),
+      onExecution: (key, handler) => store.onExecution(key, handler),
+      onReconnect: (listener) => store.onReconnect(listener),
+      explain: (key) => inspector.explain(key),
+    };
   }
 
   /** @internal */
@@ -224,7 +233,7 @@ export class DocketClient implements OnApplicationShutdown {
   }
 
   private struckExecution(request: ScheduleRequest, args: readonly unknown[]): Execution {
-    return new Execution(this.store, {
+    return new Execution(this.executionSource, {
       key: request.key,
       taskName: request.taskName,
       args: [...args],
@@ -242,7 +251,7 @@ export class DocketClient implements OnApplicationShutdown {
     result: ScheduleOutcome,
   ): Execution {
     const live = result.disposition === 'already_scheduled';
-    return new Execution(this.store, {
+    return new Execution(this.executionSource, {
       key: request.key,
       taskName: live ? result.taskName : request.taskName,
       args: live ? [decodeOrRaw(result.args)].flat() : [...args],
@@ -280,7 +289,7 @@ export class DocketClient implements OnApplicationShutdown {
   /** The execution of `key` as Redis knows it now, or null. */
   async getExecution(key: string): Promise<Execution | null> {
     checkKey(key, this.options.maxKeyBytes, 'getExecution');
-    const execution = new Execution(this.store, {
+    const execution = new Execution(this.executionSource, {
       key,
       taskName: '',
       args: [],

@@ -1,6 +1,7 @@
 import type { DocketEvent } from '../interfaces/docket-event.interface.js';
 import type {
   ExecutionState,
+  ExplanationReason,
   ProgressEvent,
   StateEvent,
 } from '../interfaces/execution.interface.js';
@@ -359,7 +360,21 @@ export interface DeadLetterRecord {
   deadAt: number;
 }
 
+/** What explain-1.lua answers (a strike is the caller's to check). */
+export interface ExplainRecord {
+  state: ExecutionState | 'missing';
+  reason: Exclude<ExplanationReason, 'struck'>;
+  detail: string;
+  since?: number;
+  until?: number;
+  taskName: string;
+  /** Encoded arguments ('[]' when none are known). */
+  args: string;
+}
+
 export interface InspectionStore {
+  /** Why the execution of `key` is where it is; at most `cap` tasks are counted ahead. */
+  explain(key: string, now: number, liveSince: number, cap: number): Promise<ExplainRecord>;
   readExecution(key: string): Promise<{ run: RunRecord; progress: ProgressRecord } | null>;
   readResult(key: string): Promise<string | null>;
   readProgress(keys: readonly string[]): Promise<ProgressRecord[]>;

@@ -12,6 +12,7 @@ import type {
   DeliveryReader,
   Depths,
   DocketStore,
+  ExplainRecord,
   FinishResult,
   LeaseRenewal,
   ProgressRecord,
@@ -36,6 +37,7 @@ import { CANCEL, CLEAR } from './scripts/cancel.script.js';
 import { CLAIM } from './scripts/claim.script.js';
 import { COUNTS } from './scripts/counts.script.js';
 import { RESUME } from './scripts/pause.script.js';
+import { EXPLAIN } from './scripts/explain.script.js';
 import { PURGE_DEAD, RETRY_DEAD } from './scripts/dead-letters.script.js';
 import { FINISH } from './scripts/finish.script.js';
 import { MOVE_DUE } from './scripts/move-due.script.js';
@@ -382,6 +384,10 @@ export class RedisDocketStore implements DocketStore {
     const depths = await this.run(DEPTHS, { now, liveSince: now });
     // with nothing on the stream, `queue` counts the due tasks of the queue
     return depths.stream === 0 && depths.queue === 0 && depths.schedule === 0;
+  }
+
+  explain(key: string, now: number, liveSince: number, cap: number): Promise<ExplainRecord> {
+    return this.run(EXPLAIN, { key, now, liveSince, cap });
   }
 
   snapshot(limit: number): Promise<SnapshotRecord> {

@@ -234,7 +234,7 @@ export class TaskRunner {
   /** The `Execution` a handler sees as `ctx.execution`. */
   private executionOf(task: RunningTask): Execution {
     const { message } = task;
-    const execution = new Execution(this.env.store, {
+    const execution = new Execution(this.env.client.executionSource, {
       key: message.key,
       taskName: message.taskName,
       args: message.args,

@@ -1,5 +1,6 @@
 export * from './clear.js';
 export * from './dead.js';
+export * from './explain.js';
 export * from './pause.js';
 export * from './snapshot.js';
 export * from './strikes.js';

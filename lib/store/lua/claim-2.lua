@@ -30,7 +30,8 @@
                  the message is acknowledged and deleted, the runs hash untouched (a
                  concurrency slot the key held is given back)
     'cancelled'  the key was cancelled (or dropped by a rule): it ends 'cancelled'
-    'deferred'   a rule moved the task to a later time (new generation, parked)
+    'deferred'   a rule moved the task to a later time (new generation, parked; runs fields
+                 'deferredBy' (rate | debounce) and 'deferredUntil' say why, for explain)
     'waiting'    every concurrency slot is taken: the task waits in line (runs field
                  'waiting' names the line, <prefix>lines holds every non-empty line) and is
                  put back on the stream when a slot frees
@@ -122,8 +123,8 @@ local function claim(key, generation, id, rules)
     return 'held'
   end
   -- a foreign producer's future task waits in the queue for its time, as a rule would defer it
-  local verdict, detail = 'defer', ahead
-  if not ahead then verdict, detail = admit(prefix, rules, key, now) end
+  local verdict, detail, rule = 'defer', ahead, nil
+  if not ahead then verdict, detail, rule = admit(prefix, rules, key, now) end
   if verdict == 'drop' then
     ack(id)
     -- a slot reserved for it when it was woken from a waiting line goes back
@@ -133,6 +134,8 @@ local function claim(key, generation, id, rules)
   elseif verdict == 'defer' then
     ack(id)
     schedule_run(prefix, key, current[4], current[5], detail, current[6], now, '', '')
+    -- why, for explain (a later schedule of the key clears it)
+    if rule then redis.call('HSET', runs, 'deferredBy', rule, 'deferredUntil', detail) end
     return 'deferred'
   elseif verdict == 'wait' then
     ack(id)

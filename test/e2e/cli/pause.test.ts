@@ -35,4 +35,21 @@ describe('docket pause and resume', { timeout: 300_000 }, () => {
     await docket.client.resume('report');
     assert.match(await ok(['paused', ...target(name)]), /^Nothing is paused/);
   });
+
+  it('explain says why a task waits, as text and as JSON', async (t) => {
+    const name = uniqueName('cli');
+    const docket = await useDocket(t, [], { name, worker: false });
+    const later = await docket.client.add('report', { delay: 3_600_000 })('r1');
+    const [text, json, missing] = await Promise.all([
+      ok(['explain', later.key, ...target(name)]),
+      ok(['explain', later.key, '--json', ...target(name)]),
+      runCli(['explain', 'no-such-key', ...target(name)]),
+    ]);
+    assert.match(text, new RegExp(`^${later.key}: scheduled, scheduled until `));
+    const why = JSON.parse(json) as { state: string; reason: string; until: string };
+    assert.equal(why.reason, 'scheduled');
+    assert.equal(new Date(why.until).getTime(), later.when.getTime());
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /no task no-such-key in docket/);
+  });
 });

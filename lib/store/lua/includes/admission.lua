@@ -9,7 +9,7 @@
 
   admit(prefix, rules, key, now)
     Returns nil when every rule admits the task (its starts are then counted and its
-    concurrency slots taken), else 'drop' | 'defer', when | 'wait', line.
+    concurrency slots taken), else 'drop' | 'defer', when, rule kind | 'wait', line.
   release_slots(prefix, rules, key, now)
     Give back every concurrency slot `key` holds under `rules` (waiters are woken).
 ]]
@@ -30,12 +30,12 @@ local function admit(prefix, rules, key, now)
       if not current then
         redis.call('SET', winner, key, 'PX', r.s * 10)
         redis.call('SET', last, now, 'PX', r.s * 10)
-        return 'defer', nowN + r.s
+        return 'defer', nowN + r.s, 'debounce'
       elseif current == key then
         local seen = tonumber(redis.call('GET', last) or '0')
         if nowN - seen < r.s then
           redis.call('PEXPIRE', winner, r.s * 10)
-          return 'defer', seen + r.s
+          return 'defer', seen + r.s, 'debounce'
         end
         redis.call('DEL', winner, last)
       else
@@ -48,7 +48,7 @@ local function admit(prefix, rules, key, now)
       if redis.call('ZCARD', k) >= r.l then
         if r.d then return 'drop' end
         local oldest = redis.call('ZRANGE', k, 0, 0, 'WITHSCORES')
-        return 'defer', tonumber(oldest[2]) + r.p
+        return 'defer', tonumber(oldest[2]) + r.p, 'rate'
       end
     elseif r.t == 'conc' then
       redis.call('ZREMRANGEBYSCORE', k, '-inf', nowN - r.s)

@@ -38,7 +38,7 @@ local function schedule_run(prefix, key, task, args, when, attempt, now, tracepa
     -- work held while paused is replaced by this run
     unhold(prefix, key)
     redis.call('HDEL', runs, 'worker', 'startedAt', 'completedAt', 'error', 'cancel', 'streamId', 'waiting',
-      'reserved', 'reservedMax', 'traceparent', 'tracestate', 'starts')
+      'reserved', 'reservedMax', 'traceparent', 'tracestate', 'starts', 'deferredBy', 'deferredUntil')
     redis.call('PERSIST', runs)
   end
   if traceparent and traceparent ~= '' then
