@@ -114,7 +114,7 @@ const boundaries = [
 }));
 
 export default tseslint.config(
-  { ignores: ['dist/', '.out/', 'node_modules/', 'test/fixtures/cjs-nest11/', 'bench/results/', '.conformance.*/', 'lib/store/scripts/lua-sources.generated.ts'] },
+  { ignores: ['dist/', '.out/', 'node_modules/', 'bench/results/', '.conformance.*/', 'lib/store/scripts/lua-sources.generated.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -116,7 +116,8 @@ async function runFiles(files) {
 const onBothBackends = (file) =>
   /^\.out\/test\/contract\/[^/]+\.test\.js$/.test(file) ||
   /^\.out\/test\/e2e\/((behaviours|observability|dashboard)\/)?[^/]+\.test\.js$/.test(file);
-const unitTest = (file) => /^\.out\/test\/unit\//.test(file);
+// Tests that need no Redis at all: the unit tests and the checks of the documentation.
+const inProcess = (file) => /^\.out\/test\/(unit|docs)\//.test(file);
 /** How many tests a compiled file declares (it( and test( calls), for the summary. */
 const declaredTests = (file) =>
   (readFileSync(file, 'utf8').match(/(?<![\w.])(?:it|test)\(\s*['"`]/g) ?? []).length;
@@ -126,9 +127,9 @@ try {
     process.env.DOCKET_TEST_BACKEND = 'redis';
     await runFiles(selected);
   } else {
-    const units = selected.filter(unitTest);
+    const units = selected.filter(inProcess);
     if (units.length > 0) await runFiles(units);
-    notRun = selected.filter((f) => !unitTest(f) && !onBothBackends(f));
+    notRun = selected.filter((f) => !inProcess(f) && !onBothBackends(f));
   }
   const memoryFiles = selected.filter(onBothBackends);
   if (memoryFiles.length > 0) {
