@@ -3,8 +3,7 @@ import { DEFAULT_PRIORITY } from '../behaviours/priority.js';
 import { StrikeSync } from '../behaviours/strike-sync.js';
 import type { ResolvedDocketOptions } from '../config/resolve-options.js';
 import { DOCKET_METRICS, DOCKET_OPTIONS, DOCKET_STORE, DOCKET_TRACING } from '../docket.tokens.js';
-import { PayloadTooLargeError } from '../errors/payload-too-large.error.js';
-import { encodeArgs, encodeResult } from '../execution/codec.js';
+import { encodeResult } from '../execution/codec.js';
 import { Execution } from '../execution/execution.js';
 import type { TaskArgs, TaskRef, TaskResult } from '../execution/task-args.type.js';
 import { TaskRegistry } from '../explorer/task-registry.js';
@@ -24,6 +23,7 @@ import { sendMany } from './add-many.js';
 import {
   checkKey,
   checkStrikeCondition,
+  encodedArgs,
   requestedPriority,
   requestedTime,
 } from './request-checks.js';
@@ -181,14 +181,7 @@ export class DocketClient {
     mode: 'add' | 'replace',
     priority: number,
   ): { request: ScheduleRequest; args: readonly unknown[] } {
-    const encoded = encodeArgs(args);
-    const size = Buffer.byteLength(encoded);
-    if (size > this.options.maxPayloadBytes) {
-      throw new PayloadTooLargeError(
-        `arguments of task "${taskName}" (key ${key}) are ${size} bytes serialized; ` +
-          `maxPayloadBytes is ${this.options.maxPayloadBytes}`,
-      );
-    }
+    const encoded = encodedArgs(args, taskName, key, this.options.maxPayloadBytes);
     this.metrics.count(mode === 'add' ? 'added' : 'replaced', { task: taskName });
     const request: ScheduleRequest = { key, taskName, args: encoded, when, attempt: 1, mode };
     if (priority !== DEFAULT_PRIORITY) request.priority = priority;
