@@ -20,6 +20,7 @@ import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { DocketTracing } from '../observability/docket-tracing.js';
 import type { DocketStore, ScheduleOutcome, ScheduleRequest } from '../store/docket-store.js';
 import { sendMany } from './add-many.js';
+import { Agenda } from './agenda.js';
 import {
   checkKey,
   checkStrikeCondition,
@@ -120,6 +121,27 @@ export class DocketClient {
         return executions;
       },
     );
+  }
+
+  /**
+   * An empty agenda: collect tasks with `agenda.add(task, { key?, priority? })(...args)`, then
+   * `agenda.scatter({ over, start?, jitter? })` schedules them all, spread over a window, or none.
+   */
+  agenda(): Agenda {
+    return new Agenda({
+      maxKeyBytes: this.options.maxKeyBytes,
+      maxPayloadBytes: this.options.maxPayloadBytes,
+      store: this.store,
+      strikes: this.strikes,
+      metrics: this.metrics,
+      tracing: this.tracing,
+      resolve: (task) => {
+        const taskName = this.registry.resolveName(task, this.options.worker !== false);
+        return { taskName, priority: this.priorityOf(taskName) };
+      },
+      struck: (task, request, args) => this.struck(task, request, args),
+      executionOf: (request, args, result) => this.executionOf(request, args, result),
+    });
   }
 
   /** Atomically remove any scheduled or queued copy of `key` and schedule this one. */
