@@ -84,6 +84,7 @@ export class WorkerSession {
       concurrency: worker.concurrency,
       redeliveryTimeout: worker.redeliveryTimeout,
       maxRedeliveries: worker.maxRedeliveries,
+      fallbackTask: worker.fallbackTask,
       executionTtl: options.executionTtl,
       deadLetterTtl: options.deadLetterTtl,
       store,
