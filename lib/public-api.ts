@@ -3,6 +3,7 @@
 export { DocketModule } from './docket.module.js';
 export { DOCKET_MODULE_OPTIONS } from './docket.module-definition.js';
 export { DocketClient } from './producer/docket.client.js';
+export type { Agenda, AgendaAddOptions, ScatterOptions } from './producer/agenda.js';
 export { DocketWorker, type WorkerStatus } from './worker.service.js';
 export { SchedulerService } from './scheduler.service.js';
 export {

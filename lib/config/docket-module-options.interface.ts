@@ -26,6 +26,13 @@ export interface DocketWorkerOptions {
    * `PoisonMessageError`. @default 3
    */
   maxRedeliveries?: number;
+  /**
+   * The name of a task of this application that runs a message naming a task this worker does
+   * not know, instead of dead-lettering it: it receives the message's arguments, and its
+   * `ctx.taskName` is the unknown name. Its own options (retry, timeout…) apply.
+   * @default none: such a message is dead-lettered
+   */
+  fallbackTask?: string;
 }
 
 /** Options of `DocketModule.forRoot()`; durations are milliseconds. */

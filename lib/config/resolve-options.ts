@@ -16,6 +16,7 @@ export interface ResolvedWorkerOptions {
   shutdownTimeout: number;
   autoStart: boolean;
   maxRedeliveries: number;
+  fallbackTask?: string;
 }
 
 /** Module options with every default filled in and every value checked. */
@@ -62,7 +63,7 @@ const KNOWN = new Set([
   'metrics',
   'worker',
 ]);
-const KNOWN_WORKER = new Set(Object.keys(DEFAULTS.worker).concat('name'));
+const KNOWN_WORKER = new Set(Object.keys(DEFAULTS.worker).concat('name', 'fallbackTask'));
 
 /**
  * Merge defaults into user options (the one place defaults are applied) and validate them.
@@ -169,6 +170,13 @@ export function resolveOptions(
       'worker.maxRedeliveries',
       worker.maxRedeliveries,
       'it must be a whole number ≥ 0',
+    );
+    check(
+      worker.fallbackTask === undefined ||
+        (typeof worker.fallbackTask === 'string' && worker.fallbackTask !== ''),
+      'worker.fallbackTask',
+      worker.fallbackTask,
+      'give the name of a @DocketTask of this application',
     );
     for (const flag of ['scheduleAutomaticTasks', 'autoStart'] as const) {
       check(typeof worker[flag] === 'boolean', `worker.${flag}`, worker[flag], 'use true or false');

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { DOCKET_PLAN_COMPILER } from '../docket.tokens.js';
+import type { ResolvedDocketOptions } from '../config/resolve-options.js';
+import { DOCKET_OPTIONS, DOCKET_PLAN_COMPILER } from '../docket.tokens.js';
 import { DocketConfigurationError } from '../errors/docket-configuration.error.js';
 import { DocketMetadataAccessor } from './docket-metadata.accessor.js';
 import { parameterList } from './parameter-names.js';
@@ -18,6 +19,7 @@ export class DocketExplorer implements OnModuleInit {
     private readonly scanner: MetadataScanner,
     private readonly registry: TaskRegistry,
     @Inject(DOCKET_PLAN_COMPILER) private readonly compilePlan: PlanCompiler,
+    @Inject(DOCKET_OPTIONS) private readonly options: ResolvedDocketOptions,
   ) {}
 
   onModuleInit(): void {
@@ -51,6 +53,17 @@ export class DocketExplorer implements OnModuleInit {
       for (const name of methods) this.register(instance, className, name, prototype[name]);
       for (const name of listeners) this.listen(instance, className, name, prototype[name]);
     }
+    this.checkFallback();
+  }
+
+  /** The worker's `fallbackTask` must name a task found here. */
+  private checkFallback(): void {
+    const fallback = this.options.worker ? this.options.worker.fallbackTask : undefined;
+    if (fallback === undefined || this.registry.get(fallback)) return;
+    throw new DocketConfigurationError(
+      `DocketModule: worker.fallbackTask "${fallback}" is not a task of this application; ` +
+        `name one of its @DocketTask methods (tasks: ${this.registry.names.sort().join(', ')}).`,
+    );
   }
 
   private listen(

@@ -48,8 +48,11 @@ export interface DocketConfiguration {
   missedHeartbeats: number;
   maxPayloadBytes: number;
   metrics: boolean;
-  /** This process's worker options, or false for a producer-only process. */
-  worker: Required<DocketWorkerOptions> | false;
+  /** This process's worker options (`fallbackTask` when given), or false for a producer-only process. */
+  worker:
+    | (Required<Omit<DocketWorkerOptions, 'fallbackTask'>> &
+        Pick<DocketWorkerOptions, 'fallbackTask'>)
+    | false;
 }
 
 /** A strike in effect: its identity and the condition it was given with. */

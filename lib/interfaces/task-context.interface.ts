@@ -44,6 +44,11 @@ export interface TaskTimeout {
 /** What a handler's `@Ctx()` parameter receives. */
 export interface TaskContext {
   readonly key: string;
+  /**
+   * The name of the task the message asks for: the handler's own, or, in the worker's
+   * `fallbackTask`, the name this worker does not know.
+   */
+  readonly taskName: string;
   readonly attempt: number;
   readonly execution: Execution;
   readonly docket: DocketClient;

@@ -4,8 +4,7 @@ import { DEFAULT_PRIORITY } from '../behaviours/priority.js';
 import { StrikeSync } from '../behaviours/strike-sync.js';
 import type { ResolvedDocketOptions } from '../config/resolve-options.js';
 import { DOCKET_METRICS, DOCKET_OPTIONS, DOCKET_STORE, DOCKET_TRACING } from '../docket.tokens.js';
-import { PayloadTooLargeError } from '../errors/payload-too-large.error.js';
-import { encodeArgs, encodeResult } from '../execution/codec.js';
+import { encodeResult } from '../execution/codec.js';
 import { Execution, type ExecutionSource } from '../execution/execution.js';
 import type { TaskArgs, TaskRef, TaskResult } from '../execution/task-args.type.js';
 import { TaskRegistry } from '../explorer/task-registry.js';
@@ -23,9 +22,11 @@ import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { DocketTracing } from '../observability/docket-tracing.js';
 import type { DocketStore, ScheduleOutcome, ScheduleRequest } from '../store/docket-store.js';
 import { sendMany } from './add-many.js';
+import { Agenda } from './agenda.js';
 import {
   checkKey,
   checkStrikeCondition,
+  encodedArgs,
   requestedPriority,
   requestedTime,
 } from './request-checks.js';
@@ -144,6 +145,27 @@ export class DocketClient implements OnApplicationShutdown {
     );
   }
 
+  /**
+   * An empty agenda: collect tasks with `agenda.add(task, { key?, priority? })(...args)`, then
+   * `agenda.scatter({ over, start?, jitter? })` schedules them all, spread over a window, or none.
+   */
+  agenda(): Agenda {
+    return new Agenda({
+      maxKeyBytes: this.options.maxKeyBytes,
+      maxPayloadBytes: this.options.maxPayloadBytes,
+      store: this.store,
+      strikes: this.strikes,
+      metrics: this.metrics,
+      tracing: this.tracing,
+      resolve: (task) => {
+        const taskName = this.registry.resolveName(task, this.options.worker !== false);
+        return { taskName, priority: this.priorityOf(taskName) };
+      },
+      struck: (task, request, args) => this.struck(task, request, args),
+      executionOf: (request, args, result) => this.executionOf(request, args, result),
+    });
+  }
+
   /** Atomically remove any scheduled or queued copy of `key` and schedule this one. */
   replace<F extends (...args: any[]) => unknown>(
     task: F,
@@ -203,14 +225,7 @@ export class DocketClient implements OnApplicationShutdown {
     mode: 'add' | 'replace',
     priority: number,
   ): { request: ScheduleRequest; args: readonly unknown[] } {
-    const encoded = encodeArgs(args);
-    const size = Buffer.byteLength(encoded);
-    if (size > this.options.maxPayloadBytes) {
-      throw new PayloadTooLargeError(
-        `arguments of task "${taskName}" (key ${key}) are ${size} bytes serialized; ` +
-          `maxPayloadBytes is ${this.options.maxPayloadBytes}`,
-      );
-    }
+    const encoded = encodedArgs(args, taskName, key, this.options.maxPayloadBytes);
     this.metrics.count(mode === 'add' ? 'added' : 'replaced', { task: taskName });
     const request: ScheduleRequest = { key, taskName, args: encoded, when, attempt: 1, mode };
     if (priority !== DEFAULT_PRIORITY) request.priority = priority;

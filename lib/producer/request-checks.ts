@@ -1,5 +1,7 @@
 import { priorityProblem } from '../behaviours/priority.js';
 import { OPERATORS } from '../behaviours/strike-list.js';
+import { PayloadTooLargeError } from '../errors/payload-too-large.error.js';
+import { encodeArgs } from '../execution/codec.js';
 import type { AddOptions } from '../interfaces/execution.interface.js';
 import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
 
@@ -35,6 +37,27 @@ export function requestedPriority(options: AddOptions, taskDefault: number): num
   const problem = priorityProblem(options.priority);
   if (problem) throw new TypeError(`"priority" ${problem}`);
   return options.priority;
+}
+
+/**
+ * The arguments of one call encoded (a TypeError names one that cannot be), checked against
+ * `maxPayloadBytes` (`PayloadTooLargeError`).
+ */
+export function encodedArgs(
+  args: readonly unknown[],
+  taskName: string,
+  key: string,
+  maxPayloadBytes: number,
+): string {
+  const encoded = encodeArgs(args);
+  const size = Buffer.byteLength(encoded);
+  if (size > maxPayloadBytes) {
+    throw new PayloadTooLargeError(
+      `arguments of task "${taskName}" (key ${key}) are ${size} bytes serialized; ` +
+        `maxPayloadBytes is ${maxPayloadBytes}`,
+    );
+  }
+  return encoded;
 }
 
 /**

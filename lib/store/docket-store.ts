@@ -73,6 +73,13 @@ export interface ScheduleFailure {
   error: string;
 }
 
+/**
+ * What `scheduleAll` did: every request taken (each written, or found live), or none, because
+ * a record the call would read cannot be (`index`: of the request; none for a docket-wide one).
+ */
+export type ScheduleAllResult =
+  { written: true; results: ScheduleOutcome[] } | { written: false; index?: number; error: string };
+
 /** What `cancel` found: the state before it (or 'missing') and the task's name. */
 export interface CancelResult {
   found: ExecutionState | 'missing';
@@ -95,6 +102,8 @@ export interface StrikeLogEntry {
 export interface ProducerStore {
   /** Schedule in order, in one call; one result per request. */
   schedule(requests: readonly ScheduleRequest[], now: number): Promise<ScheduleResult[]>;
+  /** Schedule in order, in one call, all or none. */
+  scheduleAll(requests: readonly ScheduleRequest[], now: number): Promise<ScheduleAllResult>;
   cancel(key: string, now: number, executionTtl: number): Promise<CancelResult>;
   /** Remove every scheduled and queued task (running ones go on); returns how many. */
   clear(now: number, executionTtl: number): Promise<number>;

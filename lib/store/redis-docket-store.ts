@@ -18,6 +18,7 @@ import type {
   ProgressRecord,
   ReadAlong,
   RunRecord,
+  ScheduleAllResult,
   ScheduleRequest,
   ScheduleResult,
   SnapshotRecord,
@@ -50,7 +51,7 @@ import {
   WORKERS,
 } from './scripts/reads.script.js';
 import { READ_LANES } from './scripts/lanes.script.js';
-import { SCHEDULE, SCHEDULE_MANY } from './scripts/schedule.script.js';
+import { SCHEDULE, SCHEDULE_ALL, SCHEDULE_MANY } from './scripts/schedule.script.js';
 import { ScriptRunner } from './scripts/script-runner.js';
 import type { ScriptDefinition } from './scripts/script.js';
 import { STRIKE } from './scripts/strike.script.js';
@@ -147,6 +148,11 @@ export class RedisDocketStore implements DocketStore {
     if (requests.length === 0) return [];
     if (requests.length === 1) return [await this.run(SCHEDULE, { now, request: requests[0] })];
     return this.run(SCHEDULE_MANY, { now, requests });
+  }
+
+  async scheduleAll(requests: readonly ScheduleRequest[], now: number): Promise<ScheduleAllResult> {
+    if (requests.length === 0) return { written: true, results: [] };
+    return this.run(SCHEDULE_ALL, { now, requests });
   }
 
   cancel(key: string, now: number, executionTtl: number): Promise<CancelResult> {

@@ -3,6 +3,7 @@ import { admissionFor } from '../behaviours/plan.js';
 import type { StrikeList } from '../behaviours/strike-list.js';
 import { ExecutionCancelledError } from '../errors/execution-cancelled.error.js';
 import { argumentCountProblem } from '../explorer/arguments.js';
+import type { TaskDefinition } from '../explorer/task-definition.js';
 import type { TaskRegistry } from '../explorer/task-registry.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { AdmissionRule } from '../store/admission.js';
@@ -33,6 +34,8 @@ export interface DispatcherEnv {
   concurrency: number;
   redeliveryTimeout: number;
   maxRedeliveries: number;
+  /** The task that runs messages naming a task this worker does not know (none: dead letter). */
+  fallbackTask?: string;
   executionTtl: number;
   deadLetterTtl: number;
   store: Pick<DocketStore, 'claim'>;
@@ -206,7 +209,7 @@ export class Dispatcher {
     if (isBadMessage(message)) {
       return { end: { ...this.deadLetter(message, message.reason), outcome: 'rejected' } };
     }
-    const definition = this.env.registry.get(message.taskName);
+    const definition = this.definitionOf(message.taskName);
     if (!definition) {
       const known = this.env.registry.names.sort().join(', ');
       return {
@@ -217,12 +220,15 @@ export class Dispatcher {
       };
     }
     if (this.running.has(message.id)) return {}; // its lease lapsed while it runs here
-    const wrongArguments = argumentCountProblem(definition, message.args.length);
+    // A fallback takes whatever arguments came; its parameters are not the unknown task's.
+    const own = definition.name === message.taskName;
+    const wrongArguments = own && argumentCountProblem(definition, message.args.length);
     if (wrongArguments) return { end: this.deadLetter(message, wrongArguments) };
     const admission = admissionFor(definition.plan, message.args, this.env.redeliveryTimeout);
     // Not run: the end carries the admission rules so that a reserved slot is given back.
     const skip = { end: { ...endOf(message), outcome: 'cancelled' as const, admission } };
-    if (this.env.strikes.matches(message.taskName, definition.parameters, message.args)) {
+    const parameters = own ? definition.parameters : undefined;
+    if (this.env.strikes.matches(message.taskName, parameters, message.args)) {
       this.logger.log(`🗙 ${message.taskName}(${message.key}) struck`);
       this.env.metrics.count('stricken', { task: message.taskName, worker: this.env.worker });
       return skip;
@@ -234,6 +240,12 @@ export class Dispatcher {
       limits!.set(message.key, limit - 1);
     }
     return { admission };
+  }
+
+  /** The task that runs a message naming `taskName`: its own, else the fallback task, if any. */
+  private definitionOf(taskName: string): TaskDefinition | undefined {
+    const { registry, fallbackTask } = this.env;
+    return registry.get(taskName) ?? (fallbackTask ? registry.get(fallbackTask) : undefined);
   }
 
   /** Write the end of a message that never ran; the drain waits for it like for a task. */
@@ -357,7 +369,7 @@ export class Dispatcher {
     const { message } = task;
     this.running.add(task);
     this.flow.started();
-    const definition = this.env.registry.get(message.taskName)!;
+    const definition = this.definitionOf(message.taskName)!;
     let slotHeld = true;
     const freeSlot = () => {
       if (!slotHeld || task.abandoned) return;

@@ -40,6 +40,7 @@ export function createTaskContext(init: {
   let progress: TaskProgress | undefined;
   return {
     key: message.key,
+    taskName: message.taskName,
     attempt: message.attempt,
     get execution() {
       return (execution ??= init.execution());

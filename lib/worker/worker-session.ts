@@ -84,6 +84,7 @@ export class WorkerSession {
       concurrency: worker.concurrency,
       redeliveryTimeout: worker.redeliveryTimeout,
       maxRedeliveries: worker.maxRedeliveries,
+      fallbackTask: worker.fallbackTask,
       executionTtl: options.executionTtl,
       deadLetterTtl: options.deadLetterTtl,
       store,
@@ -125,7 +126,8 @@ export class WorkerSession {
       worker: worker.name,
       heartbeatInterval: options.heartbeatInterval,
       missedHeartbeats: options.missedHeartbeats,
-      tasks: () => env.registry.names,
+      // '*': a worker with a fallback task runs any task (explain counts it as a live worker)
+      tasks: () => (worker.fallbackTask ? [...env.registry.names, '*'] : env.registry.names),
       // the scheduler finds due work even when nobody announced it (a foreign producer)
       nextDue: (due) => env.scheduler.notice(due),
       disrupted,

@@ -55,10 +55,13 @@ if r[7] or paused_for(prefix, task) then
     or ('task ' .. task .. ' is paused')
   return answer('paused', what .. (r[7] and '; its message is held until resume' or ''), nil, nil)
 end
+-- a worker whose registry lists '*' runs any task through its fallback task
 local live = 0
-for _, worker in ipairs(redis.call('ZRANGE', prefix .. 'task-workers:' .. task, 0, -1)) do
-  local seen = tonumber(redis.call('ZSCORE', prefix .. 'workers', worker) or '0')
-  if seen >= liveSince then live = live + 1 end
+for _, registry in ipairs({ task, '*' }) do
+  for _, worker in ipairs(redis.call('ZRANGE', prefix .. 'task-workers:' .. registry, 0, -1)) do
+    local seen = tonumber(redis.call('ZSCORE', prefix .. 'workers', worker) or '0')
+    if seen >= liveSince then live = live + 1 end
+  end
 end
 if live == 0 then
   return answer('no_worker', 'no live worker runs task ' .. task, nil, nil)

@@ -1,5 +1,10 @@
 import type { ExecutionState } from '../../interfaces/execution.interface.js';
-import type { ScheduleOutcome, ScheduleRequest, ScheduleResult } from '../docket-store.js';
+import type {
+  ScheduleAllResult,
+  ScheduleOutcome,
+  ScheduleRequest,
+  ScheduleResult,
+} from '../docket-store.js';
 import { CONSUMER_GROUP } from '../keys.js';
 import { defineScript, type ScriptArg } from './script.js';
 
@@ -54,5 +59,27 @@ export const SCHEDULE_MANY = defineScript<
       out.push(result(values.slice(i, i + REPLY_SIZE)));
     }
     return out;
+  },
+});
+
+/** schedule-all-2.lua: several schedules in order, in one call, all or none. */
+export const SCHEDULE_ALL = defineScript<
+  { now: number; requests: readonly ScheduleRequest[] },
+  ScheduleAllResult
+>({
+  file: 'schedule-all-2',
+  keys: (k) => [k.stream, k.queue],
+  args: (k, input) => SCHEDULE_MANY.args(k, input),
+  decode: (reply) => {
+    const [status, ...values] = reply as unknown[];
+    if (status === 'refused') {
+      const [group, error] = values as string[];
+      return { written: false, index: Number(group) > 0 ? Number(group) - 1 : undefined, error };
+    }
+    const results: ScheduleOutcome[] = [];
+    for (let i = 0; i < values.length; i += REPLY_SIZE) {
+      results.push(result(values.slice(i, i + REPLY_SIZE)) as ScheduleOutcome);
+    }
+    return { written: true, results };
   },
 });

@@ -15,6 +15,8 @@ class Supervisor {
   private readonly children = new Map<string, ChildProcess>();
   /** What the workers started, `<task>:<arg>`, in order. */
   readonly starts: string[] = [];
+  /** The tasks each worker said it started. */
+  private readonly startedBy = new Map<string, Set<string>>();
   private count = 0;
   private stopped = false;
 
@@ -38,11 +40,21 @@ class Supervisor {
         buffered = lines.pop() ?? '';
         for (const line of lines) {
           if (line === 'ready') resolve();
-          else if (line.startsWith('start ')) this.starts.push(line.slice(6));
+          else if (line.startsWith('start ')) {
+            this.starts.push(line.slice(6));
+            const seen = this.startedBy.get(worker) ?? new Set<string>();
+            seen.add(line.slice(6));
+            this.startedBy.set(worker, seen);
+          }
         }
       });
       child.once('exit', () => resolve());
     });
+  }
+
+  /** Whether `worker` said that it started `task` (its handler runs). */
+  started(worker: string, task: string): boolean {
+    return this.startedBy.get(worker)?.has(task) ?? false;
   }
 
   /** SIGKILL the process of `worker` (its liveness probe failed). */
@@ -79,6 +91,8 @@ describe('poison tasks', { skip: REDIS_ONLY, timeout: 120_000 }, () => {
     const probe = setInterval(() => {
       void producer.client.getExecution('spin').then((execution) => {
         if (execution?.state !== 'running' || !execution.worker || !execution.startedAt) return;
+        // a slow machine may claim long before the handler runs: the probe waits for the handler
+        if (!supervisor.started(execution.worker, 'spin')) return;
         if (Date.now() - execution.startedAt.getTime() > 1_500) supervisor.kill(execution.worker);
       });
     }, 200);
