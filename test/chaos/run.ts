@@ -368,7 +368,14 @@ async function checkPerpetual(redis: RedisServer): Promise<PerpetualCheck[]> {
       const parked = fieldsOf(
         Object.entries(await client.hgetall(`${prefix}parked:${key}`)).flat(),
       );
-      const parkedCurrent = inQueue && parked.generation === generation ? 1 : 0;
+      // a future task's message is made from its record when it comes due (a parked hash only
+      // comes from a producer of the wire format)
+      const parkedCurrent =
+        inQueue &&
+        (parked.generation === generation ||
+          (Object.keys(parked).length === 0 && state === 'scheduled'))
+          ? 1
+          : 0;
       checks.push({
         key,
         state,

@@ -9,8 +9,9 @@
   ARGV[4] dead-letter retention (ms)                   ARGV[5] executionTtl (ms)
 
   Returns { moved, next } where next is the due time (epoch ms) of the earliest task left in
-  the queue, or -1 when the queue is empty. Each moved task's parked message goes to the lane of
-  its priority as it is (its generation unchanged), its runs hash records state 'queued' and the stream id
+  the queue, or -1 when the queue is empty. Each moved task's message goes to the lane of its
+  priority (its generation unchanged): made from its runs hash, or taken as it is from
+  parked:<key> when a producer wrote one, its runs hash records state 'queued' and the stream id
   (so that cancel and replace can still remove it), and 'queued' is published. A task whose
   records cannot be read (a wrong-typed key) leaves the queue for the dead letters, with the
   reason, and its execution fails when its record can still be written; the others go on.
@@ -18,9 +19,32 @@
 local now, prefix = ARGV[1], ARGV[2]
 local deadTtl, ttl = tonumber(ARGV[4]), tonumber(ARGV[5])
 
+-- The message of a future task, from its runs hash (what schedule_run would have written).
+local function message_of(key)
+  local r = redis.call('HMGET', prefix .. 'runs:' .. key, 'state', 'task', 'args', 'when', 'attempt', 'generation',
+    'priority', 'traceparent', 'tracestate')
+  if r[1] ~= 'scheduled' then return {} end
+  local fields = { 'key', key, 'task', r[2], 'args', r[3], 'when', r[4], 'attempt', r[5], 'generation', r[6] }
+  if r[7] and r[7] ~= '5' then
+    fields[#fields + 1] = 'priority'
+    fields[#fields + 1] = r[7]
+  end
+  if r[8] and r[8] ~= '' then
+    fields[#fields + 1] = 'traceparent'
+    fields[#fields + 1] = r[8]
+    if r[9] and r[9] ~= '' then
+      fields[#fields + 1] = 'tracestate'
+      fields[#fields + 1] = r[9]
+    end
+  end
+  return fields
+end
+
 local function move(key)
   local parked = prefix .. 'parked:' .. key
+  -- a parked hash comes from a producer that writes the wire format by hand
   local fields = redis.call('HGETALL', parked)
+  if #fields == 0 then fields = message_of(key) end
   if #fields > 0 then
     local priority = '5'
     for i = 1, #fields, 2 do

@@ -4,7 +4,8 @@
 --[[
   schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate, priority)
     Schedule a new execution of `key` (new generation): queued in the lane of its priority when
-    due, else parked and queued by time; the runs hash records it (with the trace context, if
+    due, else queued by time (its message is made from the runs hash when it comes due: a
+    future task is stored once); the runs hash records it (with the trace context, if
     any) and the state is published; a task that becomes the earliest in the queue is
     announced on <prefix>wake. `priority` nil keeps the key's priority (a retry, a successor,
     a deferral); the runs hash and the message carry it when it is not 5.
@@ -54,7 +55,6 @@ local function schedule_run(prefix, key, task, args, when, attempt, now, tracepa
     state = 'scheduled'
     lane_ensure(prefix, lane_for(priority))
     local queue = prefix .. 'queue'
-    redis.call('HSET', prefix .. 'parked:' .. key, unpack(fields))
     redis.call('ZADD', queue, queue_score(queue, when), key)
     redis.call('HSET', runs, 'state', state, 'task', task, 'args', args, 'when', when, 'attempt', attempt)
     local first = redis.call('ZRANGE', queue, 0, 0)
