@@ -1,11 +1,20 @@
 import type { DocketEvent } from '../interfaces/docket-event.interface.js';
 import type {
   ExecutionState,
-  ExplanationReason,
   ProgressEvent,
   StateEvent,
 } from '../interfaces/execution.interface.js';
 import type { AdmissionRule } from './admission.js';
+import type {
+  Depths,
+  ExplainRecord,
+  ProgressRecord,
+  RunRecord,
+  SnapshotRecord,
+  TaskCountsRecord,
+  WorkerRecord,
+  DeadLetterRecord,
+} from './read-records.js';
 
 /**
  * The seam between the engine and its storage: every docket operation the producer, the
@@ -295,91 +304,7 @@ export interface WorkerStore {
 
 // -- reading -----------------------------------------------------------------------------
 
-/** The record of one execution (the runs hash), as stored. */
-export interface RunRecord {
-  state: ExecutionState;
-  taskName: string;
-  /** Encoded arguments. */
-  args: string;
-  when: number;
-  attempt: number;
-  generation: number;
-  worker?: string;
-  startedAt?: number;
-  completedAt?: number;
-  error?: string;
-}
-
-/** Progress as stored (absent fields as null; total 100 once it counts without one). */
-export interface ProgressRecord {
-  current: number | null;
-  total: number | null;
-  message: string | null;
-  updatedAt: number | null;
-}
-
-/** Counts of the docket at one moment. */
-export interface Depths {
-  /** Due, not yet claimed. */
-  queue: number;
-  /** Due in the future. */
-  schedule: number;
-  /** Claimed and not ended. */
-  running: number;
-  /** Workers seen within the liveness window. */
-  workers: number;
-  /** Entries of the dead-letter stream. */
-  deadLetters: number;
-}
-
-/** How many tasks there are in each place, counted in full. */
-export interface TaskCountsRecord {
-  /** Read by a worker, and running. */
-  running: number;
-  /** On the stream and not running, waiting for a concurrency slot, or held while paused. */
-  queued: number;
-  /** Of `queued`, held while their task or the docket is paused. */
-  held: number;
-  /** In the queue. */
-  scheduled: number;
-}
-
-/** The executions a snapshot lists, and the totals it was cut from. */
-export interface SnapshotRecord {
-  total: number;
-  runs: (RunRecord & { key: string })[];
-}
-
-/** A live worker, from the heartbeat registry. */
-export interface WorkerRecord {
-  name: string;
-  lastSeen: number;
-  tasks: string[];
-}
-
-/** One entry of the dead-letter stream. */
-export interface DeadLetterRecord {
-  id: string;
-  key: string;
-  taskName: string;
-  /** Encoded arguments (raw text). */
-  args: string;
-  error: string;
-  attempt: number;
-  deadAt: number;
-}
-
-/** What explain-1.lua answers (a strike is the caller's to check). */
-export interface ExplainRecord {
-  state: ExecutionState | 'missing';
-  reason: Exclude<ExplanationReason, 'struck'>;
-  detail: string;
-  since?: number;
-  until?: number;
-  taskName: string;
-  /** Encoded arguments ('[]' when none are known). */
-  args: string;
-}
+export * from './read-records.js';
 
 export interface InspectionStore {
   /** Why the execution of `key` is where it is; at most `cap` tasks are counted ahead. */
