@@ -220,11 +220,16 @@ function workerView(worker: WorkerInfo): WorkerView {
   return { name: worker.name, lastSeen: isoOrNull(worker.lastSeen), tasks: worker.tasks };
 }
 
-/** The tasks of the live workers and the tasks paused by name, sorted by name. */
+/**
+ * The tasks of the live workers and the tasks paused by name, sorted by name. A worker with a
+ * fallback task lists `*` (any task): that is no task name, and cannot be paused by name.
+ */
 function taskViews(workers: WorkerView[], paused: PausedView): TaskView[] {
   const count = new Map<string, number>(paused.tasks.map((name) => [name, 0]));
   for (const worker of workers) {
-    for (const name of new Set(worker.tasks)) count.set(name, (count.get(name) ?? 0) + 1);
+    for (const name of new Set(worker.tasks)) {
+      if (name !== '*') count.set(name, (count.get(name) ?? 0) + 1);
+    }
   }
   return [...count.keys()]
     .sort()

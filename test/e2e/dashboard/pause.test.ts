@@ -94,6 +94,23 @@ describe('dashboard: pause and resume', () => {
     assert.equal(await execution.result({ timeout: 20_000 }), 2);
   });
 
+  it('lists no "*" task for a worker with a fallback task', async (t) => {
+    const docket = await start(t, { worker: { fallbackTask: 'quick' } });
+    const body = await waitFor(
+      async () => {
+        const { body } = await call(docket, 'GET', 'overview');
+        return body.workers.length > 0 && body;
+      },
+      'the worker',
+      20_000,
+    );
+    assert.ok(body.workers[0].tasks.includes('*'));
+    assert.deepEqual(
+      body.tasks.map((task: any) => task.name),
+      body.workers[0].tasks.filter((name: string) => name !== '*').sort(),
+    );
+  });
+
   it('refuses a body that names no task properly', async (t) => {
     const docket = await start(t);
     for (const body of [{ task: '' }, { task: '  ' }, { task: 5 }, [], { task: '*' }]) {
