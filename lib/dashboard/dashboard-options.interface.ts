@@ -8,12 +8,13 @@ export interface DocketDashboardOptions {
    */
   path?: string;
   /**
-   * Guard of the actions (cancel, retry, strike, restore), e.g. your admin guard. Without one
+   * Guard of the actions (cancel, retry, strike, restore, pause, resume), e.g. your admin guard.
+   * Without one
    * the actions are refused (403) unless `allowActionsWithoutGuard` is given.
    */
   guard?: Type<CanActivate>;
   /**
-   * Let anyone who can reach the dashboard act (cancel, retry, strike) when no `guard` is
+   * Let anyone who can reach the dashboard act (cancel, retry, strike, pause) when no `guard` is
    * given: for a dashboard only reachable from a trusted network. A warning says so at boot.
    * @default false
    */

@@ -9,7 +9,7 @@ import type { StateEvent } from '../public-api.js';
 import { DOCKET_DASHBOARD_OPTIONS, RECENT_FAILURES } from './dashboard.constants.js';
 import { DashboardDocket } from './dashboard-docket.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
-import type { DashboardCounts, DashboardSample } from './dashboard-views.interface.js';
+import type { DashboardCounts, DashboardSample, PausedView } from './dashboard-views.interface.js';
 import { RingBuffer } from './ring-buffer.js';
 
 /** A failure seen on the state channel: the last attempt of `key` failed with `error`. */
@@ -67,15 +67,34 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
 
   /** Depths and counts of the docket, read now. */
   async counts(): Promise<DashboardCounts> {
+    return (await this.read()).counts;
+  }
+
+  /**
+   * Depths and counts of the docket and what is paused, read now. Work held while paused has
+   * left the stream, so the depths do not count it: while anything is paused the held tasks
+   * are counted too (only then: held work goes back to the stream on resume) and added to
+   * `queued`, so that pausing does not look like draining.
+   */
+  async read(): Promise<{ counts: DashboardCounts; paused: PausedView }> {
     const { inspector } = this.docket;
-    const [depths, strikes] = await Promise.all([inspector.depths(), inspector.strikes()]);
+    const [depths, strikes, paused] = await Promise.all([
+      inspector.depths(),
+      inspector.strikes(),
+      inspector.paused(),
+    ]);
+    const held = paused.docket || paused.tasks.length > 0 ? (await inspector.counts()).held : 0;
     return {
-      queued: depths.queue,
-      scheduled: depths.schedule,
-      running: depths.running,
-      workers: depths.workers,
-      deadLetters: depths.deadLetters,
-      strikes: strikes.length,
+      counts: {
+        queued: depths.queue + held,
+        held,
+        scheduled: depths.schedule,
+        running: depths.running,
+        workers: depths.workers,
+        deadLetters: depths.deadLetters,
+        strikes: strikes.length,
+      },
+      paused,
     };
   }
 

@@ -1,3 +1,5 @@
+import type { ExecutionState, ExplanationReason } from '../public-api.js';
+
 /**
  * What the dashboard's JSON endpoints answer. Times are ISO strings; arguments are a short
  * preview text (null when `showArguments` is off), never the values themselves.
@@ -17,8 +19,10 @@ export interface DashboardSample {
 }
 
 export interface DashboardCounts {
-  /** Due and waiting for a worker. */
+  /** Due and waiting for a worker, held ones included. */
   queued: number;
+  /** Of `queued`, the tasks held because their task or the docket is paused. */
+  held: number;
   /** Due in the future. */
   scheduled: number;
   /** Held by a worker. */
@@ -35,11 +39,29 @@ export interface WorkerView {
   tasks: string[];
 }
 
+/** What is paused: the whole docket, and the tasks paused by name (sorted). */
+export interface PausedView {
+  docket: boolean;
+  tasks: string[];
+}
+
+/** A task name the docket knows: run by a live worker, or paused by name. */
+export interface TaskView {
+  name: string;
+  /** How many live workers run it. */
+  workers: number;
+  /** Paused by name (the docket's own pause is in `OverviewView.paused.docket`). */
+  paused: boolean;
+}
+
 export interface OverviewView {
   docket: string;
   takenAt: string;
   readOnly: boolean;
   counts: DashboardCounts;
+  paused: PausedView;
+  /** Every task of a live worker and every task paused by name, by name. */
+  tasks: TaskView[];
   sampleInterval: number;
   history: number;
   throughput: boolean;
@@ -78,6 +100,21 @@ export interface ScheduledView {
   when: string | null;
   /** `queued`: due now, waiting for a worker; `scheduled`: due later. */
   state: 'queued' | 'scheduled';
+  /** Queued, and its task or the docket is paused: it does not start until resumed. */
+  paused: boolean;
+}
+
+/** Why a task is where it is (`Execution.explain()`), times as ISO strings. */
+export interface ExplanationView {
+  key: string;
+  state: ExecutionState;
+  /** The first reason that applies (see `Explanation`). */
+  reason: ExplanationReason;
+  detail: string;
+  /** Running: its start; finished: its end. */
+  since?: string;
+  /** Scheduled, rate limited, debouncing: when it may start. */
+  until?: string;
 }
 
 export interface FailureView {

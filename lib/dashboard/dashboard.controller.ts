@@ -4,6 +4,7 @@ import {
   Get,
   Header,
   HttpCode,
+  Param,
   Post,
   Query,
   Req,
@@ -17,8 +18,10 @@ import type { ResolvedDashboardOptions } from './dashboard-options.interface.js'
 import { DashboardService } from './dashboard.service.js';
 import { unlessRedisIsDown } from './redis-down.js';
 import type {
+  ExplanationView,
   FailuresView,
   OverviewView,
+  PausedView,
   RunningView,
   ScheduledView,
   StrikeView,
@@ -100,6 +103,19 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
       return unlessRedisIsDown(() => this.dashboard.failures());
     }
 
+    @Get('api/tasks/:key/explain')
+    @Header('cache-control', 'no-store')
+    explain(@Param('key') key: string): Promise<ExplanationView> {
+      return unlessRedisIsDown(() => this.dashboard.explain(key));
+    }
+
+    /** The same by query, for any key (a path cannot carry the keys `.` and `..`). */
+    @Get('api/explain')
+    @Header('cache-control', 'no-store')
+    explainByQuery(@Query('key') key: unknown): Promise<ExplanationView> {
+      return unlessRedisIsDown(() => this.dashboard.explain(key));
+    }
+
     @Get('api/strikes')
     @Header('cache-control', 'no-store')
     strikes(): Promise<StrikeView[]> {
@@ -134,6 +150,18 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
     @Act()
     restore(@Body() body: Json = {}): Promise<{ strikes: StrikeView[] }> {
       return unlessRedisIsDown(() => this.dashboard.restore(body));
+    }
+
+    @Post('api/pause')
+    @Act()
+    pause(@Body() body: unknown = {}): Promise<{ paused: PausedView }> {
+      return unlessRedisIsDown(() => this.dashboard.pause(body));
+    }
+
+    @Post('api/resume')
+    @Act()
+    resume(@Body() body: unknown = {}): Promise<{ paused: PausedView }> {
+      return unlessRedisIsDown(() => this.dashboard.resume(body));
     }
   }
 

@@ -16,11 +16,14 @@ import { actionsAllowed } from './dashboard-action.guard.js';
 import { DashboardSampler } from './dashboard-sampler.js';
 import type {
   DeadLetterView,
+  ExplanationView,
   FailuresView,
   OverviewView,
+  PausedView,
   RunningView,
   ScheduledView,
   StrikeView,
+  TaskView,
   WorkerView,
 } from './dashboard-views.interface.js';
 import { previewArgs } from './preview.js';
@@ -41,8 +44,8 @@ export class DashboardService implements OnModuleInit {
     if (!this.options.readOnly && !this.options.guard) {
       this.logger.warn(
         this.options.allowActionsWithoutGuard
-          ? `the dashboard at /${this.options.path} lets anyone who reaches it cancel, retry and ` +
-              'strike tasks (allowActionsWithoutGuard): give DocketDashboardModule.forRoot({ guard })'
+          ? `the dashboard at /${this.options.path} lets anyone who reaches it cancel, retry, ` +
+              'strike and pause tasks (allowActionsWithoutGuard): give DocketDashboardModule.forRoot({ guard })'
           : `the dashboard at /${this.options.path} refuses every action: it has no guard ` +
               '(give DocketDashboardModule.forRoot({ guard }), or readOnly: true to hide them)',
       );
@@ -54,12 +57,14 @@ export class DashboardService implements OnModuleInit {
   }
 
   async overview(since = 0): Promise<OverviewView> {
-    const [counts, workers] = await Promise.all([this.sampler.counts(), this.workers()]);
+    const [{ counts, paused }, workers] = await Promise.all([this.sampler.read(), this.workers()]);
     return {
       docket: this.docket.client.name,
       takenAt: new Date().toISOString(),
       readOnly: !actionsAllowed(this.options),
       counts,
+      paused,
+      tasks: taskViews(workers, paused),
       sampleInterval: this.options.sampleInterval,
       history: this.options.history,
       throughput: this.options.throughput,
@@ -105,6 +110,7 @@ export class DashboardService implements OnModuleInit {
         attempt: task.attempt,
         when: isoOrNull(task.when),
         state: task.state,
+        paused: task.paused === true,
       })),
     };
   }
@@ -155,6 +161,31 @@ export class DashboardService implements OnModuleInit {
     return strikeViews(this.docket.inspector);
   }
 
+  /** Why the task of `key` is where it is; 404 when Redis has no record of it. */
+  async explain(given: unknown): Promise<ExplanationView> {
+    const key = requireKey(given);
+    const why = await this.docket.inspector.explain(key);
+    if (why.state === 'missing') {
+      throw new NotFoundException(`no task ${key} (never added here, or its record expired)`);
+    }
+    const view: ExplanationView = { key, state: why.state, reason: why.reason, detail: why.detail };
+    if (why.since) view.since = isoOrNull(why.since) ?? undefined;
+    if (why.until) view.until = isoOrNull(why.until) ?? undefined;
+    return view;
+  }
+
+  /** Pause the docket (no `task`) or one task by name; answers what is paused now. */
+  async pause(body: unknown): Promise<{ paused: PausedView }> {
+    await this.docket.client.pause(pauseTarget(body)).catch(badRequest);
+    return { paused: await this.docket.inspector.paused() };
+  }
+
+  /** Resume the docket (no `task`) or one task by name; answers what is paused now. */
+  async resume(body: unknown): Promise<{ paused: PausedView }> {
+    await this.docket.client.resume(pauseTarget(body)).catch(badRequest);
+    return { paused: await this.docket.inspector.paused() };
+  }
+
   async cancel(key: unknown): Promise<{ key: string; state: string | null }> {
     const checked = requireKey(key);
     await this.docket.client.cancel(checked);
@@ -187,6 +218,38 @@ export class DashboardService implements OnModuleInit {
 
 function workerView(worker: WorkerInfo): WorkerView {
   return { name: worker.name, lastSeen: isoOrNull(worker.lastSeen), tasks: worker.tasks };
+}
+
+/**
+ * The tasks of the live workers and the tasks paused by name, sorted by name. A worker with a
+ * fallback task lists `*` (any task): that is no task name, and cannot be paused by name.
+ */
+function taskViews(workers: WorkerView[], paused: PausedView): TaskView[] {
+  const count = new Map<string, number>(paused.tasks.map((name) => [name, 0]));
+  for (const worker of workers) {
+    for (const name of new Set(worker.tasks)) {
+      if (name !== '*') count.set(name, (count.get(name) ?? 0) + 1);
+    }
+  }
+  return [...count.keys()]
+    .sort()
+    .map((name) => ({ name, workers: count.get(name)!, paused: paused.tasks.includes(name) }));
+}
+
+/**
+ * The task of a pause or resume: none (the whole docket) when the body has no `task`, else a
+ * non-empty name — never the docket by mistake for an empty field.
+ */
+function pauseTarget(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new BadRequestException('give a JSON object: {} for the whole docket, or { "task": … }');
+  }
+  const { task } = body as { task?: unknown };
+  if (task === undefined || task === null) return undefined;
+  if (typeof task !== 'string' || task.trim() === '') {
+    throw new BadRequestException('give a task name as "task", or no "task" for the whole docket');
+  }
+  return task.trim();
 }
 
 function requireKey(key: unknown): string {

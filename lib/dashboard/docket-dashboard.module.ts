@@ -12,7 +12,8 @@ import { DashboardService } from './dashboard.service.js';
 /**
  * A web dashboard of the application's docket, mounted under `path` in its HTTP server
  * (Express or Fastify): depths, throughput, running tasks with progress, scheduled tasks,
- * failures and dead letters, strikes and workers, live; actions behind `guard`. Needs
+ * failures and dead letters, strikes and workers, what is paused and why a task waits, live;
+ * actions behind `guard`. Needs
  * `DocketModule` (global, the default) in the application.
  */
 @Module({})

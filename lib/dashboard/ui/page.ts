@@ -28,8 +28,8 @@ const OPERATORS = ['==', '!=', '>', '>=', '<', '<=', 'between'];
 
 /** The dashboard's one HTML page; the script fills it in from the JSON API. */
 export function renderPage(options: ResolvedDashboardOptions, url: string): string {
-  const stat = (name: string, label: string) =>
-    `<div class="card"><div class="label">${label}</div><div class="value" data-stat="${name}">–</div></div>`;
+  const stat = (name: string, label: string, sub?: string) =>
+    `<div class="card"><div class="label">${label}</div><div class="value" data-stat="${name}">–</div>${sub ? `<div class="sub" data-stat="${sub}"></div>` : ''}</div>`;
   const tab = (view: string, label: string, count?: string) =>
     `<a href="#${view}" data-view="${view}">${label}${count ? ` <span class="badge" data-count="${count}"></span>` : ''}</a>`;
   const base = escapeHtml(pageBase(url));
@@ -45,7 +45,7 @@ export function renderPage(options: ResolvedDashboardOptions, url: string): stri
 </head>
 <body data-base="${base}" data-refresh="${options.refreshInterval}" data-readonly="${!actionsAllowed(options)}" data-args="${options.showArguments}">
 <header>
-  <div class="brand">docket <span id="docket-name"></span></div>
+  <div class="brand">docket <span id="docket-name"></span> <strong id="docket-paused" class="paused-badge" title="nothing starts on any worker until the docket is resumed" hidden>PAUSED</strong></div>
   <nav>
     ${tab('overview', 'Overview')}
     ${tab('running', 'Running', 'running')}
@@ -54,12 +54,14 @@ export function renderPage(options: ResolvedDashboardOptions, url: string): stri
     ${tab('strikes', 'Strikes', 'strikes')}
     ${tab('workers', 'Workers', 'workers')}
   </nav>
+  <button type="button" class="action" id="pause-docket" data-action="pause-docket" hidden>Pause docket</button>
   <span id="status" class="status">connecting…</span>
 </header>
 <main>
+<p id="paused-banner" class="banner" role="status" hidden></p>
 <section data-section="overview">
   <div class="cards">
-    ${stat('queued', 'Queued')}
+    ${stat('queued', 'Queued', 'held')}
     ${stat('scheduled', 'Scheduled')}
     ${stat('running', 'Running')}
     ${stat('workers', 'Workers')}
@@ -72,6 +74,10 @@ export function renderPage(options: ResolvedDashboardOptions, url: string): stri
     <div class="panel"><h2>Throughput <small class="legend"><i class="ok"></i>completed <i class="bad"></i>failed, per minute</small></h2><div class="chart" id="chart-throughput"></div></div>
     <div class="panel"><h2>Depth <small class="legend"><i class="queued"></i>queued <i class="running"></i>running <i class="scheduled"></i>scheduled</small></h2><div class="chart" id="chart-depth"></div></div>
   </div>
+  <div class="panel"><h2>Tasks <small>of the live workers, and any paused by name</small></h2>
+    <table id="tasks"><thead><tr><th>Task</th><th>Live workers</th><th>State</th><th class="act"></th></tr></thead><tbody></tbody></table>
+    <p class="empty">No task: no live worker, and none paused.</p>
+  </div>
   <div class="panel"><h2>Live workers</h2>
     <table id="overview-workers"><thead><tr><th>Worker</th><th>Last heartbeat</th><th>Tasks</th></tr></thead><tbody></tbody></table>
     <p class="empty">No live worker.</p>
@@ -82,6 +88,11 @@ export function renderPage(options: ResolvedDashboardOptions, url: string): stri
   <p class="empty">Nothing is running.</p>
 </section>
 <section data-section="scheduled" hidden>
+  <div class="panel" id="explain" role="region" aria-label="Why the task is where it is" hidden>
+    <h2>Why? <span class="mono" id="explain-key"></span> <button type="button" id="explain-close">Close</button></h2>
+    <p><span class="pill" id="explain-reason"></span> <span id="explain-detail"></span></p>
+    <p class="hint" id="explain-times"></p>
+  </div>
   <table id="scheduled"><thead><tr><th>When</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>State</th><th class="act"></th></tr></thead><tbody></tbody></table>
   <p class="empty">Nothing is queued or scheduled.</p>
   <p class="more" id="scheduled-more" hidden></p>

@@ -23,6 +23,8 @@ export const DASHBOARD_SCRIPT =
   let timer;
   let loading = null;
   let again = false;
+  let paused = { docket: false, tasks: [] };
+  let explaining = null;
 
   const $ = (selector) => document.querySelector(selector);
   const now = () => Date.now() + skew;
@@ -82,6 +84,61 @@ export const DASHBOARD_SCRIPT =
     });
   }
 
+  function pause(task) {
+    const what = task ? 'task ' + task : 'the docket';
+    const question = task
+      ? 'Pause task ' + task + '? None of its tasks starts on any worker until it is resumed; running ones finish, the others wait.'
+      : 'Pause the docket? No task starts on any worker until it is resumed; running ones finish, the others wait.';
+    return act('pause', task ? { task } : {}, question).then((r) => r && toast('Paused ' + what));
+  }
+
+  function resume(task) {
+    const what = task ? 'task ' + task : 'the docket';
+    return act('resume', task ? { task } : {}).then((r) => r && toast('Resumed ' + what));
+  }
+
+  // Why a waiting task waits: shown above the list, read again on each refresh while open.
+  function explain(key) {
+    explaining = key;
+    $('#explain').hidden = false;
+    $('#explain-key').textContent = key;
+    $('#explain-reason').textContent = '…';
+    $('#explain-detail').textContent = '';
+    $('#explain-times').replaceChildren();
+    markExplained();
+    return loadExplain();
+  }
+
+  async function loadExplain() {
+    const key = explaining;
+    if (key === null) return;
+    let data = null;
+    let error = null;
+    try {
+      data = await get('explain?key=' + encodeURIComponent(key));
+    } catch (e) {
+      error = e;
+    }
+    if (explaining === key) renderExplain(data, error);
+  }
+
+  function renderExplain(data, error) {
+    const panel = $('#explain');
+    const reason = $('#explain-reason');
+    panel.dataset.reason = data ? data.reason : '';
+    reason.className = 'pill' + (data ? ' ' + data.reason : '');
+    reason.textContent = data ? data.reason.replace('_', ' ') : 'unknown';
+    $('#explain-detail').textContent = data ? data.detail : error.message;
+    const times = [];
+    if (data && data.until) times.push(h('span', null, 'may start: ', time(data.until, 'until')));
+    if (data && data.since) times.push(h('span', null, 'since: ', time(data.since)));
+    $('#explain-times').replaceChildren(...times);
+  }
+
+  function markExplained() {
+    for (const row of $('#scheduled').tBodies[0].rows) row.classList.toggle('selected', row.dataset.key === explaining);
+  }
+
   function renderRunning(items) {
     fill($('#running'), items, (t) => t.key, (t, previous) => {
       const progress = bar(t.progress, previous && previous.querySelector('.progress'));
@@ -103,8 +160,12 @@ export const DASHBOARD_SCRIPT =
         h('td', null, h('strong', null, t.taskName)),
         mono(t.key),
         argsCell(t.args),
-        h('td', null, h('span', { class: 'pill ' + t.state }, t.state)),
+        h('td', null,
+          h('span', { class: 'pill ' + t.state }, t.state),
+          t.paused ? h('span', { class: 'pill paused', title: 'its task or the docket is paused' }, 'paused') : null,
+          h('button', { type: 'button', class: 'why', 'data-action': 'explain', 'data-key': t.key, title: 'why it waits', onclick: () => explain(t.key) }, 'Why?')),
         actionCell(button('Cancel', 'cancel', t.key, () => cancel(t.key), true))));
+    markExplained();
     const more = $('#scheduled-more');
     more.hidden = data.total <= data.tasks.length;
     more.textContent = 'showing ' + data.tasks.length + ' of ' + data.total;
@@ -139,6 +200,39 @@ export const DASHBOARD_SCRIPT =
         mono(s.parameter ? s.operator : ''),
         mono(s.value === null ? '' : s.value),
         actionCell(button('Restore', 'restore', s.id, () => act('restore', { id: s.id }).then((r) => r && toast('Restored'))))));
+  }
+
+  function renderTasks(tasks, docketPaused) {
+    const items = tasks.map((t) => Object.assign({ docketPaused }, t));
+    fill($('#tasks'), items, (t) => t.name, (t) =>
+      h('tr', null,
+        h('td', null, h('strong', null, t.name)),
+        h('td', null, String(t.workers)),
+        h('td', null, t.paused
+          ? h('span', { class: 'pill paused', title: 'nothing of it starts until it is resumed' }, 'PAUSED')
+          : h('span', { class: 'muted' }, t.docketPaused ? 'paused with the docket' : 'runs')),
+        actionCell(t.paused
+          ? button('Resume', 'resume', t.name, () => resume(t.name))
+          : button('Pause', 'pause', t.name, () => pause(t.name), true))));
+  }
+
+  function renderPaused(data) {
+    paused = data.paused;
+    $('#docket-paused').hidden = !paused.docket;
+    body.dataset.paused = String(paused.docket);
+    const toggle = $('#pause-docket');
+    toggle.hidden = READ_ONLY;
+    toggle.textContent = paused.docket ? 'Resume docket' : 'Pause docket';
+    toggle.dataset.action = paused.docket ? 'resume-docket' : 'pause-docket';
+    toggle.className = 'action' + (paused.docket ? '' : ' danger');
+    const lines = [];
+    if (paused.docket) lines.push('The docket is paused: nothing starts on any worker until it is resumed.');
+    if (paused.tasks.length) lines.push('Paused: task ' + paused.tasks.join(', ') + '.');
+    if (data.counts.held) lines.push(data.counts.held + ' due task(s) held.');
+    const banner = $('#paused-banner');
+    banner.hidden = lines.length === 0;
+    banner.textContent = lines.join(' ');
+    stat('held', data.counts.held ? data.counts.held + ' held (paused)' : '');
   }
 
   function renderWorkers(table, workers) {
@@ -187,11 +281,11 @@ export const DASHBOARD_SCRIPT =
         { cls: 'queued', points: samples.map((s) => [s.at, s.queued]) },
         { cls: 'running', points: samples.map((s) => [s.at, s.running]) },
       ], samples.length ? null : 'collecting…');
+      renderTasks(data.tasks, data.paused.docket);
       renderWorkers($('#overview-workers'), data.workers);
     }
-    const names = new Set();
-    for (const w of data.workers) for (const t of w.tasks) names.add(t);
-    $('#task-names').replaceChildren(...Array.from(names).sort().map((n) => h('option', { value: n })));
+    renderPaused(data);
+    $('#task-names').replaceChildren(...data.tasks.map((t) => h('option', { value: t.name })));
   }
 
   async function loadOverview() {
@@ -208,7 +302,7 @@ export const DASHBOARD_SCRIPT =
   const LOADERS = {
     overview: null,
     running: () => get('running').then(renderRunning),
-    scheduled: () => get('scheduled').then(renderScheduled),
+    scheduled: () => Promise.all([get('scheduled').then(renderScheduled), loadExplain()]),
     failures: () => get('failures').then(renderFailures),
     strikes: () => get('strikes').then(renderStrikes),
     workers: () => get('workers').then((w) => renderWorkers($('#workers'), w)),
@@ -263,6 +357,14 @@ export const DASHBOARD_SCRIPT =
 
   $('#retry-all').addEventListener('click', () =>
     act('retry', { all: true }, 'Retry every dead letter?').then((r) => r && toast('Retried ' + r.retried + ' task(s)')));
+
+  $('#pause-docket').addEventListener('click', () => (paused.docket ? resume() : pause()));
+
+  $('#explain-close').addEventListener('click', () => {
+    explaining = null;
+    $('#explain').hidden = true;
+    markExplained();
+  });
 
   $('#strike-form').addEventListener('submit', (event) => {
     event.preventDefault();

@@ -17,6 +17,7 @@ import {
   DocketModule,
   DocketTask,
   type DocketDashboardOptions,
+  type DocketWorkerOptions,
   type TaskContext,
 } from '../../../lib/index.js';
 import { REDIS_URL, uniqueName } from '../../utils.js';
@@ -128,6 +129,8 @@ export async function startDashboardApp(
     url?: string;
     globalPrefix?: string;
     dashboard?: DocketDashboardOptions;
+    /** Worker options besides the fixture's. */
+    worker?: DocketWorkerOptions;
   } = {},
 ): Promise<DashboardApp> {
   const name = uniqueName('dash');
@@ -138,7 +141,12 @@ export async function startDashboardApp(
         url: options.url ?? REDIS_URL,
         name,
         heartbeatInterval: 500,
-        worker: { concurrency: 4, shutdownTimeout: 500, minimumCheckInterval: 200 },
+        worker: {
+          concurrency: 4,
+          shutdownTimeout: 500,
+          minimumCheckInterval: 200,
+          ...options.worker,
+        },
       }),
       DocketDashboardModule.forRoot({
         path: '/docket',
