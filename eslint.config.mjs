@@ -15,6 +15,8 @@ const STORE_INSIDE = [
   '**/store/records.js',
   '**/store/event-payloads.js',
   '**/store/redis-commands.js',
+  '**/store/redis-replies.js',
+  '**/store/redis-store-base.js',
   '**/store/redis-docket-store.js',
   '**/store/scripts/**',
   '**/store/memory/**',

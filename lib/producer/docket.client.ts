@@ -4,12 +4,11 @@ import { DEFAULT_PRIORITY } from '../behaviours/priority.js';
 import { StrikeSync } from '../behaviours/strike-sync.js';
 import type { ResolvedDocketOptions } from '../config/resolve-options.js';
 import { DOCKET_METRICS, DOCKET_OPTIONS, DOCKET_STORE, DOCKET_TRACING } from '../docket.tokens.js';
-import { encodeResult } from '../execution/codec.js';
 import { Execution, type ExecutionSource } from '../execution/execution.js';
 import type { TaskArgs, TaskRef, TaskResult } from '../execution/task-args.type.js';
 import { TaskRegistry } from '../explorer/task-registry.js';
 import { DeadLetters } from '../inspection/dead-letters.js';
-import { DocketInspector, decodeOrRaw, pausedOf } from '../inspection/docket-inspector.js';
+import { DocketInspector, pausedOf } from '../inspection/docket-inspector.js';
 import type {
   AddOptions,
   CancelOutcome,
@@ -20,16 +19,11 @@ import type { DeadLetter, DocketSnapshot, WorkerInfo } from '../interfaces/snaps
 import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { DocketTracing } from '../observability/docket-tracing.js';
-import type { DocketStore, ScheduleOutcome, ScheduleRequest } from '../store/docket-store.js';
+import type { DocketStore, ScheduleRequest } from '../store/docket-store.js';
 import { sendMany } from './add-many.js';
 import { Agenda } from './agenda.js';
-import {
-  checkKey,
-  checkStrikeCondition,
-  encodedArgs,
-  requestedPriority,
-  requestedTime,
-} from './request-checks.js';
+import { checkKey, encodedArgs, requestedPriority, requestedTime } from './request-checks.js';
+import { executionOf, pauseTarget, strikeLogEntry, struckExecution } from './client-parts.js';
 import { EventFeed } from './event-feed.js';
 import { ScheduleBatcher } from './schedule-batcher.js';
 import { newTaskKey } from './task-key.js';
@@ -128,13 +122,13 @@ export class DocketClient implements OnApplicationShutdown {
         await this.strikes.ready();
         const items = prepared.map(({ request, args }) =>
           this.struck(task, request, args)
-            ? { done: this.struckExecution(request, args) }
+            ? { done: struckExecution(this.executionSource, request, args) }
             : { request: { ...request, ...trace }, args },
         );
         const executions = await sendMany(
           this.store,
           items,
-          (request, args, result) => this.executionOf(request, args, result),
+          (request, args, result) => executionOf(this.executionSource, request, args, result),
           async (request) => (await this.getExecution(request.key)) ?? undefined,
         );
         for (const e of executions) {
@@ -162,7 +156,8 @@ export class DocketClient implements OnApplicationShutdown {
         return { taskName, priority: this.priorityOf(taskName) };
       },
       struck: (task, request, args) => this.struck(task, request, args),
-      executionOf: (request, args, result) => this.executionOf(request, args, result),
+      executionOf: (request, args, result) =>
+        executionOf(this.executionSource, request, args, result),
     });
   }
 
@@ -201,12 +196,18 @@ export class DocketClient implements OnApplicationShutdown {
         priority,
       );
       await this.strikes.ready();
-      if (this.struck(task, request, args)) return this.struckExecution(request, args);
+      if (this.struck(task, request, args))
+        return struckExecution(this.executionSource, request, args);
       const execution = await this.tracing.produce(
         `docket.${mode}`,
         { 'docket.task': taskName, 'docket.key': key, 'docket.when': request.when },
         async (trace) =>
-          this.executionOf(request, args, await this.batcher.schedule({ ...request, ...trace })),
+          executionOf(
+            this.executionSource,
+            request,
+            args,
+            await this.batcher.schedule({ ...request, ...trace }),
+          ),
       );
       if (execution.disposition === 'scheduled') {
         this.metrics.count('scheduled', { task: taskName });
@@ -247,37 +248,7 @@ export class DocketClient implements OnApplicationShutdown {
     return true;
   }
 
-  private struckExecution(request: ScheduleRequest, args: readonly unknown[]): Execution {
-    return new Execution(this.executionSource, {
-      key: request.key,
-      taskName: request.taskName,
-      args: [...args],
-      when: new Date(request.when),
-      attempt: 1,
-      disposition: 'struck',
-      state: 'cancelled',
-    });
-  }
-
   /** The execution Redis answered for a request (the live one for a key already scheduled). */
-  private executionOf(
-    request: ScheduleRequest,
-    args: readonly unknown[],
-    result: ScheduleOutcome,
-  ): Execution {
-    const live = result.disposition === 'already_scheduled';
-    return new Execution(this.executionSource, {
-      key: request.key,
-      taskName: live ? result.taskName : request.taskName,
-      args: live ? [decodeOrRaw(result.args)].flat() : [...args],
-      when: new Date(result.when),
-      attempt: live ? result.attempt : request.attempt,
-      disposition: result.disposition,
-      state: result.state,
-      generation: result.generation,
-    });
-  }
-
   /**
    * Cancel `key`: a scheduled or queued task never starts; a running one has its `signal`
    * aborted and ends `cancelled`, whatever its handler does. `'cancelled'` means the execution
@@ -332,15 +303,7 @@ export class DocketClient implements OnApplicationShutdown {
   private async writeStrike(op: 'strike' | 'restore', condition: StrikeCondition): Promise<void> {
     const task =
       condition.task === undefined ? '' : this.registry.resolveName(condition.task, false);
-    const operator = checkStrikeCondition(condition, task);
-    const value = condition.parameter ? encodeResult(condition.value) : '';
-    await this.store.appendStrike({
-      op,
-      task,
-      parameter: condition.parameter ?? '',
-      operator,
-      value,
-    });
+    await this.store.appendStrike(strikeLogEntry(op, condition, task));
     await this.strikes.ready();
     await this.strikes.catchUp();
   }
@@ -380,12 +343,8 @@ export class DocketClient implements OnApplicationShutdown {
   }
 
   private pauseTarget(task: string | TaskRef | undefined, what: string): string {
-    if (task === undefined) return '*';
-    const name = this.registry.resolveName(task as TaskRef, false);
-    if (name === '*')
-      throw new TypeError(`${what}: "*" is not a task name; call ${what}() for the whole docket`);
-    checkKey(name, this.options.maxKeyBytes, what);
-    return name;
+    const name = task === undefined ? undefined : this.registry.resolveName(task as TaskRef, false);
+    return pauseTarget(name, this.options.maxKeyBytes, what);
   }
 
   /**

@@ -1,7 +1,5 @@
-import type { RedisOptions, Redis, Cluster } from 'ioredis';
 import type { DocketEvent } from '../interfaces/docket-event.interface.js';
 import type { ProgressEvent, StateEvent } from '../interfaces/execution.interface.js';
-import { DocketConnection } from './connection.js';
 import { RedisDeliveryReader } from './delivery-reader.js';
 import type {
   CancelResult,
@@ -30,9 +28,8 @@ import type {
   Unsubscribe,
   WorkerRecord,
 } from './docket-store.js';
-import { RedisDocketChannels } from './docket-channels.js';
-import { fieldsToRecord, numberField } from './fields.js';
-import { CONSUMER_GROUP, DocketKeys, docketOfMarker, MARKER_PATTERN } from './keys.js';
+import { CONSUMER_GROUP } from './keys.js';
+import { RedisStoreBase } from './redis-store-base.js';
 import { classifyRedisError } from './redis-errors.js';
 import { CANCEL, CLEAR } from './scripts/cancel.script.js';
 import { CLAIM } from './scripts/claim.script.js';
@@ -52,8 +49,6 @@ import {
 } from './scripts/reads.script.js';
 import { READ_LANES } from './scripts/lanes.script.js';
 import { SCHEDULE, SCHEDULE_ALL, SCHEDULE_MANY } from './scripts/schedule.script.js';
-import { ScriptRunner } from './scripts/script-runner.js';
-import type { ScriptDefinition } from './scripts/script.js';
 import { STRIKE } from './scripts/strike.script.js';
 import {
   FORGET_CONSUMER,
@@ -64,84 +59,20 @@ import {
   RENEW_LEASES,
   UNREGISTER,
 } from './scripts/worker-registry.script.js';
-import type { StoreWarning } from './docket-channels.js';
+import {
+  deadLetterEntry,
+  scanDocketNames,
+  laneCursor,
+  laneOrder,
+  nextLaneCursor,
+  strikeEntry,
+} from './redis-replies.js';
 
-/** `field:value` lines of an INFO reply. */
-function fieldsOfInfo(text: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    const colon = line.indexOf(':');
-    if (colon > 0 && !line.startsWith('#')) fields[line.slice(0, colon)] = line.slice(colon + 1);
-  }
-  return fields;
-}
-
-/** The docket store over Redis commands and the scripts of `lua/` (also on memory://). */
 /** Held tasks put back per resume step (one script call). */
 const RESUME_STEP = 5_000;
 
-export class RedisDocketStore implements DocketStore {
-  readonly keys: DocketKeys;
-  private readonly connection: DocketConnection;
-  private readonly scripts: ScriptRunner;
-  private readonly channels: RedisDocketChannels;
-
-  constructor(
-    name: string,
-    url: string,
-    connection: RedisOptions | Redis | Cluster | undefined,
-    warn: StoreWarning,
-  ) {
-    this.keys = new DocketKeys(name);
-    this.connection = new DocketConnection(url, connection);
-    this.scripts = new ScriptRunner(this.connection.commands, this.keys, (error) =>
-      this.connection.error(error),
-    );
-    this.channels = new RedisDocketChannels(this.connection, this.keys, warn);
-  }
-
-  // -- connection ------------------------------------------------------------------------
-
-  get description(): string {
-    return this.connection.description;
-  }
-
-  get connected(): boolean {
-    return this.connection.commands.status === 'ready';
-  }
-
-  ready(wait?: number): Promise<void> {
-    return this.connection.ready(this.connection.commands, wait);
-  }
-
-  close(): void {
-    this.connection.close();
-  }
-
-  async refusesWrites(): Promise<boolean> {
-    await this.ready();
-    const info = fieldsOfInfo(String(await this.command('info', 'memory')));
-    const max = Number(info.maxmemory ?? 0);
-    return (
-      max > 0 && info.maxmemory_policy === 'noeviction' && Number(info.used_memory ?? 0) >= max
-    );
-  }
-
-  /** One command on the shared client, its failure mapped like a script's. */
-  private async command(name: string, ...args: (string | number)[]): Promise<unknown> {
-    try {
-      return await this.connection.commands.call(name, ...args);
-    } catch (error) {
-      throw this.connection.error(error);
-    }
-  }
-
-  /** Run a script once the connection is up. */
-  private async run<I, R>(script: ScriptDefinition<I, R>, input: I): Promise<R> {
-    await this.ready();
-    return this.scripts.run(script, input);
-  }
-
+/** The docket store over Redis commands and the scripts of `lua/` (also on memory://). */
+export class RedisDocketStore extends RedisStoreBase implements DocketStore {
   // -- producing -------------------------------------------------------------------------
 
   async schedule(requests: readonly ScheduleRequest[], now: number): Promise<ScheduleResult[]> {
@@ -204,17 +135,7 @@ export class RedisDocketStore implements DocketStore {
       'COUNT',
       count,
     )) as StreamEntry[];
-    return entries.map(([id, fields]) => {
-      const f = fieldsToRecord(fields);
-      return {
-        id,
-        op: f.op === 'strike' ? 'strike' : 'restore',
-        task: f.task ?? '',
-        parameter: f.parameter ?? '',
-        operator: f.operator || '==',
-        value: f.value ?? '',
-      };
-    });
+    return entries.map(strikeEntry);
   }
 
   // -- working ---------------------------------------------------------------------------
@@ -243,11 +164,10 @@ export class RedisDocketStore implements DocketStore {
     count: number,
   ): Promise<{ cursor: string; entries: StreamEntry[] }> {
     await this.ready();
-    const bar = cursor.indexOf('|');
-    let lane = bar < 0 ? 'stream' : cursor.slice(0, bar);
-    let from = bar < 0 ? cursor : cursor.slice(bar + 1);
-    const lanes = await this.laneNames();
-    if (!lanes.includes(lane)) [lane, from] = [lanes[0], '0-0'];
+    const lanes = laneOrder(
+      (await this.command('zrange', this.keys.lanes, 0, -1, 'WITHSCORES')) as string[],
+    );
+    const [lane, from] = laneCursor(cursor, lanes);
     let reply: [string, (StreamEntry | null)[]];
     try {
       reply = (await this.connection.commands.call(
@@ -261,33 +181,13 @@ export class RedisDocketStore implements DocketStore {
       return { cursor: '0-0', entries: [] };
     }
     const [next, entries] = reply;
-    // a lane scanned to its end hands over to the next one (after the last: the first again)
-    const following = lanes[(lanes.indexOf(lane) + 1) % lanes.length];
-    const nextCursor =
-      next !== '0-0' ? `${lane}|${next}` : following === lanes[0] ? '0-0' : `${following}|0-0`;
     return {
-      cursor: nextCursor,
+      cursor: nextLaneCursor(lane, next, lanes),
       // an entry deleted while pending comes back as nil (Redis 6.2) or not at all (7)
       entries: entries
         .filter((entry): entry is StreamEntry => Array.isArray(entry) && Array.isArray(entry[1]))
         .map(([id, fields]) => [lane === 'stream' ? id : `${lane}/${id}`, fields]),
     };
-  }
-
-  /** Every lane of the docket in rank order (see lua/includes/lanes.lua). */
-  private async laneNames(): Promise<string[]> {
-    const listed = (await this.command('zrange', this.keys.lanes, 0, -1, 'WITHSCORES')) as string[];
-    const names: string[] = [];
-    let placed = false;
-    for (let i = 0; i < listed.length; i += 2) {
-      if (!placed && Number(listed[i + 1]) > 11) {
-        names.push('stream');
-        placed = true;
-      }
-      names.push(listed[i]);
-    }
-    if (!placed) names.push('stream');
-    return names;
   }
 
   claim(
@@ -414,30 +314,11 @@ export class RedisDocketStore implements DocketStore {
     const { commands, cluster } = this.connection;
     // a Cluster spreads dockets over its masters: each is scanned
     const nodes = cluster && commands.nodes ? commands.nodes('master') : [commands];
-    const names = new Set<string>();
     try {
-      for (const node of nodes) {
-        let cursor = '0';
-        do {
-          const [next, keys] = (await node.call(
-            'scan',
-            cursor,
-            'MATCH',
-            MARKER_PATTERN,
-            'COUNT',
-            1_000,
-          )) as [string, string[]];
-          for (const key of keys) {
-            const name = docketOfMarker(key);
-            if (name !== undefined) names.add(name);
-          }
-          cursor = next;
-        } while (cursor !== '0');
-      }
+      return await scanDocketNames(nodes);
     } catch (error) {
       throw this.connection.error(error);
     }
-    return [...names].sort();
   }
 
   liveWorkers(since: number, task?: string): Promise<WorkerRecord[]> {
@@ -447,18 +328,7 @@ export class RedisDocketStore implements DocketStore {
   async deadLetters(): Promise<DeadLetterRecord[]> {
     await this.ready();
     const entries = (await this.command('xrange', this.keys.dead, '-', '+')) as StreamEntry[];
-    return entries.map(([id, fields]) => {
-      const f = fieldsToRecord(fields);
-      return {
-        id,
-        key: f.key ?? '',
-        taskName: f.task ?? '',
-        args: f.args ?? '',
-        error: f.error ?? '',
-        attempt: numberField(f.attempt) ?? 1,
-        deadAt: numberField(f.deadAt) ?? NaN,
-      };
-    });
+    return entries.map(deadLetterEntry);
   }
 
   async retryDeadLetters(ids: readonly string[], now: number): Promise<string[]> {
