@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Observable } from 'rxjs';
 import { DEFAULT_PRIORITY } from '../behaviours/priority.js';
 import { StrikeSync } from '../behaviours/strike-sync.js';
@@ -30,7 +30,9 @@ import { newTaskKey } from './task-key.js';
 
 /** The producer API: schedule, replace and cancel tasks; inspect the docket. */
 @Injectable()
-export class DocketClient implements OnApplicationShutdown {
+// Nest calls onApplicationShutdown by name: no `implements`, so that the published class (whose
+// hook is internal) still satisfies its declarations.
+export class DocketClient {
   private readonly feed: EventFeed;
   /** @internal What the executions this client hands out read from. */
   readonly executionSource: ExecutionSource;
