@@ -119,17 +119,19 @@ describe('poison tasks', { skip: REDIS_ONLY, timeout: 120_000 }, () => {
       Array.from({ length: 20 }, (_, n) => n),
       'every innocent task completed',
     );
+    // Redis counted maxRedeliveries + 1 starts of each (the error says so). The handlers may
+    // have printed one fewer: when the first worker reads both poisons in one batch and claims
+    // them together, the one whose handler runs first (a busy loop, or an exit) keeps the other
+    // from ever printing — a start the engine counts, as it cannot tell. Redelivered messages
+    // run alone, so this can happen once at most.
     const { starts } = supervisor;
-    assert.equal(
-      starts.filter((s) => s === 'exit').length,
-      4,
-      'exit started maxRedeliveries + 1 times',
-    );
-    assert.equal(
-      starts.filter((s) => s === 'spin').length,
-      4,
-      'spin started maxRedeliveries + 1 times',
-    );
+    for (const task of ['exit', 'spin']) {
+      const printed = starts.filter((s) => s === task).length;
+      assert.ok(
+        printed === 3 || printed === 4,
+        `${task} started maxRedeliveries + 1 times (printed ${printed})`,
+      );
+    }
     const letters = await producer.client.deadLetters();
     assert.deepEqual(letters.map((letter) => [letter.key, letter.error]).sort(), [
       ['exit', 'PoisonMessageError: started 4 times, its worker never finished it'],
