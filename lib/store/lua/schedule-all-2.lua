@@ -51,11 +51,6 @@ for i = 4, #ARGV, 9 do
   end
 end
 
-local out = { 'ok' }
-for i = 4, #ARGV, 9 do
-  local reply = schedule_key(prefix, group, ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], now,
-    ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8])
-  for j = 1, 7 do out[#out + 1] = reply[j] end
-end
+local out = schedule_groups(schedule_key, prefix, group, now, { 'ok' })
 events_flush(prefix)
 return out

@@ -14,11 +14,6 @@
   records cannot be read fails alone: 'error' and the reason).
 ]]
 local now, group, prefix = ARGV[1], ARGV[2], ARGV[3]
-local out = {}
-for i = 4, #ARGV, 9 do
-  local reply = schedule_key_isolated(prefix, group, ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], now,
-    ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8])
-  for j = 1, 7 do out[#out + 1] = reply[j] end
-end
+local out = schedule_groups(schedule_key_isolated, prefix, group, now, {})
 events_flush(prefix)
 return out

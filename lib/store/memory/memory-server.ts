@@ -78,6 +78,28 @@ function globToRegExp(pattern: string): RegExp {
 }
 
 /**
+ * The options of XREAD / XREADGROUP from `start` (COUNT, BLOCK, NOACK for a group read) up to
+ * STREAMS, and what follows it: the keys, then their ids.
+ */
+function readArguments(
+  args: string[],
+  start: number,
+  group: boolean,
+): { count: number; rest: string[] } {
+  let count = Infinity;
+  let i = start;
+  for (; i < args.length; i++) {
+    const word = args[i].toUpperCase();
+    if (word === 'COUNT') count = integer(args[++i]);
+    else if (word === 'BLOCK') i++;
+    else if (group && word === 'NOACK') continue;
+    else if (word === 'STREAMS') break;
+    else throw new Error('ERR syntax error');
+  }
+  return { count, rest: args.slice(i + 1) };
+}
+
+/**
  * The data of one `memory://` docket server: Redis' data types with expiry, streams with
  * consumer groups, and pub/sub, all in this process. Every command runs synchronously, so a
  * script (a function that issues several commands) is atomic like a Lua script on Redis.
@@ -503,21 +525,10 @@ export class MemoryServer {
 
   /** XREADGROUP without blocking: null when nothing is there for this consumer. */
   xreadgroup(args: string[]): Reply {
-    let i = 0;
-    if (args[i]?.toUpperCase() !== 'GROUP') throw new Error('ERR syntax error');
-    const groupName = args[i + 1];
-    const consumer = args[i + 2];
-    i += 3;
-    let count = Infinity;
-    for (; i < args.length; i++) {
-      const word = args[i].toUpperCase();
-      if (word === 'COUNT') count = integer(args[++i]);
-      else if (word === 'BLOCK') i++;
-      else if (word === 'NOACK') continue;
-      else if (word === 'STREAMS') break;
-      else throw new Error('ERR syntax error');
-    }
-    const rest = args.slice(i + 1);
+    if (args[0]?.toUpperCase() !== 'GROUP') throw new Error('ERR syntax error');
+    const groupName = args[1];
+    const consumer = args[2];
+    const { count, rest } = readArguments(args, 3, true);
     const half = rest.length / 2;
     const out: Reply[] = [];
     for (let s = 0; s < half; s++) {
@@ -562,16 +573,7 @@ export class MemoryServer {
 
   /** XREAD without blocking (ids given, not '$'): null when no stream has newer entries. */
   xread(args: string[]): Reply {
-    let count = Infinity;
-    let i = 0;
-    for (; i < args.length; i++) {
-      const word = args[i].toUpperCase();
-      if (word === 'COUNT') count = integer(args[++i]);
-      else if (word === 'BLOCK') i++;
-      else if (word === 'STREAMS') break;
-      else throw new Error('ERR syntax error');
-    }
-    const rest = args.slice(i + 1);
+    const { count, rest } = readArguments(args, 0, false);
     const half = rest.length / 2;
     const out: Reply[] = [];
     for (let s = 0; s < half; s++) {

@@ -41,3 +41,18 @@ local function schedule_key_isolated(...)
   local reason = type(reply) == 'table' and reply.err or tostring(reply)
   return { 'error', 'UnreadableRecordError: ' .. reason, '', '', '', '', '' }
 end
+
+--[[
+  schedule_groups(schedule, prefix, group, now, out)
+    Call `schedule` (schedule_key or schedule_key_isolated) for each group of 9 ARGV from
+    ARGV[4] (task key, task name, args, when, attempt, mode, traceparent, tracestate, priority)
+    and append its 7 reply values to `out`.
+]]
+local function schedule_groups(schedule, prefix, group, now, out)
+  for i = 4, #ARGV, 9 do
+    local reply = schedule(prefix, group, ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], now,
+      ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8])
+    for j = 1, 7 do out[#out + 1] = reply[j] end
+  end
+  return out
+end
