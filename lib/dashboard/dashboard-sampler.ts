@@ -72,9 +72,8 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
 
   /**
    * Depths and counts of the docket and what is paused, read now. Work held while paused has
-   * left the stream, so the depths do not count it: while anything is paused the held tasks
-   * are counted too (only then: held work goes back to the stream on resume) and added to
-   * `queued`, so that pausing does not look like draining.
+   * left the stream, so the queue depth does not count it: the held tasks (read in the same
+   * script) are added to `queued`, so that pausing does not look like draining.
    */
   async read(): Promise<{ counts: DashboardCounts; paused: PausedView }> {
     const { inspector } = this.docket;
@@ -83,7 +82,8 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
       inspector.strikes(),
       inspector.paused(),
     ]);
-    const held = paused.docket || paused.tasks.length > 0 ? (await inspector.counts()).held : 0;
+    // one read: a task held between two reads would be counted twice
+    const { held } = depths;
     return {
       counts: {
         queued: depths.queue + held,

@@ -35,6 +35,8 @@ export interface DocketDepths {
   workers: number;
   /** Dead letters kept. */
   deadLetters: number;
+  /** Due, but held while their task or the docket is paused (not counted in `queue`). */
+  held: number;
   /** Strikes in effect. */
   strikes: number;
 }

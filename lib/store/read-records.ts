@@ -37,6 +37,8 @@ export interface Depths {
   workers: number;
   /** Entries of the dead-letter stream. */
   deadLetters: number;
+  /** Due, held while their task or the docket is paused (not in `queue`). */
+  held: number;
 }
 
 /** How many tasks there are in each place, counted in full. */

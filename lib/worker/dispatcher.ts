@@ -80,6 +80,8 @@ export class Dispatcher {
   private reading = true;
   /** Ends of messages that never ran (dead letters, skips) being written. */
   private ending = 0;
+  /** Keys whose end is being written, with the starts to tell after it (listeners only). */
+  private readonly telling = new Map<string, DocketEvent[]>();
 
   constructor(private readonly env: DispatcherEnv) {
     this.flow = new FlowControl(env.concurrency);
@@ -261,6 +263,13 @@ export class Dispatcher {
     }
   }
 
+  /** A start is told after the end of the key's attempt before it, when that is being told. */
+  private emitStarted(event: DocketEvent): void {
+    const waiting = this.telling.get(event.key);
+    if (waiting) waiting.push(event);
+    else this.emit(event);
+  }
+
   /** Hand an event to this application's `@OnDocketEvent` methods. */
   private emit(event: DocketEvent): void {
     const { listeners } = this.env.registry;
@@ -331,7 +340,7 @@ export class Dispatcher {
       switch (statuses[i]) {
         case 'run':
           metrics.count('started', labels);
-          this.emit({
+          this.emitStarted({
             type: 'started',
             key: message.key,
             taskName: message.taskName,
@@ -384,9 +393,13 @@ export class Dispatcher {
         // The slot is free once the handler is done; writing its end overlaps the next read.
         freeSlot();
         if (end) {
+          // a next attempt of the key may start before this end is told: its start waits
+          if (this.env.registry.listeners.length > 0) this.telling.set(message.key, []);
           const status = await this.finish(end);
           this.env.runner.counted(task, end, status);
           this.emitEnd(end, status, task.startedAt);
+          for (const started of this.telling.get(message.key) ?? []) this.emit(started);
+          this.telling.delete(message.key);
         }
       } catch (error) {
         this.logger.error(`task ${message.key} could not be finished: ${(error as Error).message}`);

@@ -49,8 +49,9 @@ describe('order', { timeout: 30_000 }, () => {
     const docket = await useDocket(t, [Tasks], {
       worker: { concurrency: 1, minimumCheckInterval: 50 },
     });
-    const at = new Date(Date.now() + 400);
-    const later = new Date(Date.now() + 600);
+    // far enough ahead that the adds below are done before the ties come due, on a busy machine
+    const at = new Date(Date.now() + 2_000);
+    const later = new Date(Date.now() + 2_300);
     await docket.client.add(Tasks.prototype.step, { when: later })('late0');
     for (const label of labels('tie', 10)) {
       await docket.client.add(Tasks.prototype.step, { when: at })(label);
@@ -70,7 +71,7 @@ describe('order', { timeout: 30_000 }, () => {
     const docket = await useDocket(t, [Tasks], {
       worker: { concurrency: 1, minimumCheckInterval: 50 },
     });
-    const when = new Date(Date.now() + 300);
+    const when = new Date(Date.now() + 2_000);
     const keys = ['zz', 'aa', 'mm', 'bb', 'yy', 'cc'];
     for (const key of keys) await docket.client.add(Tasks.prototype.step, { key, when })(key);
     await docket.worker.runUntilFinished();

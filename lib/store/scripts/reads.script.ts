@@ -40,7 +40,9 @@ export const DEPTHS = defineScript<{ now: number; liveSince: number }, Depths & 
     keys: (k) => [k.stream, k.queue, k.workers, k.dead],
     args: (k, { now, liveSince }) => [CONSUMER_GROUP, now, liveSince, k.prefix],
     decode: (reply) => {
-      const [stream, pending, due, future, workers, deadLetters] = (reply as number[]).map(Number);
+      const [stream, pending, due, future, workers, deadLetters, held] = (reply as number[]).map(
+        Number,
+      );
       return {
         stream,
         queue: Math.max(0, stream - pending) + due,
@@ -48,6 +50,7 @@ export const DEPTHS = defineScript<{ now: number; liveSince: number }, Depths & 
         running: pending,
         workers,
         deadLetters,
+        held: held ?? 0,
       };
     },
   },

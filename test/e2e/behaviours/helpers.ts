@@ -226,7 +226,7 @@ export async function assertNothingIn(name: string, what: string, keys: string[]
     const depths = await observer.inspector.depths();
     assert.deepEqual(
       depths,
-      { queue: 0, schedule: 0, running: 0, workers: 0, deadLetters: 0, strikes: 0 },
+      { queue: 0, schedule: 0, running: 0, workers: 0, deadLetters: 0, held: 0, strikes: 0 },
       what,
     );
     assert.deepEqual(await observer.inspector.strikes(), [], what);
