@@ -14,7 +14,6 @@ import type {
   StreamEntry,
   TaskEnd,
 } from '../store/docket-store.js';
-import type { DocketEvent } from '../interfaces/docket-event.interface.js';
 import type { Finisher } from './finisher.js';
 import { FlowControl, type Held } from './flow-control.js';
 import {
@@ -25,7 +24,7 @@ import {
   type TaskMessage,
 } from './message.js';
 import { RunningTask, RunningTasks } from './running-tasks.js';
-import { emitLocal, endEvents } from './local-events.js';
+import { LocalEvents } from './local-events.js';
 import type { TaskRunner } from './task-runner.js';
 
 /** What the dispatcher needs from the worker. */
@@ -80,11 +79,12 @@ export class Dispatcher {
   private reading = true;
   /** Ends of messages that never ran (dead letters, skips) being written. */
   private ending = 0;
-  /** Keys whose end is being written, with the starts to tell after it (listeners only). */
-  private readonly telling = new Map<string, DocketEvent[]>();
+  /** What this worker tells its application's `@OnDocketEvent` methods. */
+  private readonly events: LocalEvents;
 
   constructor(private readonly env: DispatcherEnv) {
     this.flow = new FlowControl(env.concurrency);
+    this.events = new LocalEvents(env.registry, env.worker, this.logger);
   }
 
   /**
@@ -256,34 +256,11 @@ export class Dispatcher {
     try {
       const status = await this.finish(end);
       // a dead-lettered message (unknown task, wrong arguments) is an event; a skip is not
-      if (end.outcome === 'dead') this.emitEnd(end, status);
+      if (end.outcome === 'dead') this.events.ended(end, status);
     } finally {
       this.ending--;
       if (this.idle()) this.env.onIdle();
     }
-  }
-
-  /** A start is told after the end of the key's attempt before it, when that is being told. */
-  private emitStarted(event: DocketEvent): void {
-    const waiting = this.telling.get(event.key);
-    if (waiting) waiting.push(event);
-    else this.emit(event);
-  }
-
-  /** Hand an event to this application's `@OnDocketEvent` methods. */
-  private emit(event: DocketEvent): void {
-    const { listeners } = this.env.registry;
-    if (listeners.length > 0) emitLocal(listeners, event, this.logger);
-  }
-
-  /** The events of an end that was written. */
-  private emitEnd(end: TaskEnd, status: EndStatus | undefined, startedAt?: number): void {
-    const { listeners } = this.env.registry;
-    if (listeners.length === 0) return;
-    const now = Date.now();
-    const base = { worker: this.env.worker, at: new Date(now) };
-    const timed = startedAt === undefined ? base : { ...base, durationMs: now - startedAt };
-    for (const event of endEvents(end, status, timed)) emitLocal(listeners, event, this.logger);
   }
 
   /** Write an end (what the finisher reads along with it comes back through `endRead`). */
@@ -340,14 +317,7 @@ export class Dispatcher {
       switch (statuses[i]) {
         case 'run':
           metrics.count('started', labels);
-          this.emitStarted({
-            type: 'started',
-            key: message.key,
-            taskName: message.taskName,
-            attempt: message.attempt,
-            worker,
-            at: new Date(now),
-          });
+          this.events.started(message, now);
           if (message.redelivered) metrics.count('redelivered', labels);
           metrics.punctuality(labels, (now - message.when) / 1_000);
           this.execute(new RunningTask(message, now, admission));
@@ -394,12 +364,10 @@ export class Dispatcher {
         freeSlot();
         if (end) {
           // a next attempt of the key may start before this end is told: its start waits
-          if (this.env.registry.listeners.length > 0) this.telling.set(message.key, []);
+          this.events.ending(message.key);
           const status = await this.finish(end);
+          this.events.ended(end, status, task.startedAt);
           this.env.runner.counted(task, end, status);
-          this.emitEnd(end, status, task.startedAt);
-          for (const started of this.telling.get(message.key) ?? []) this.emit(started);
-          this.telling.delete(message.key);
         }
       } catch (error) {
         this.logger.error(`task ${message.key} could not be finished: ${(error as Error).message}`);

@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import type { DocketEventListener } from '../explorer/task-registry.js';
+import type { DocketEventListener, TaskRegistry } from '../explorer/task-registry.js';
 import type { DocketEvent, DocketEventType } from '../interfaces/docket-event.interface.js';
 import type { EndStatus, TaskEnd } from '../store/docket-store.js';
 
@@ -74,4 +74,57 @@ function event(
     out.error = end.error;
   }
   return out;
+}
+
+/**
+ * What a worker tells its application's `@OnDocketEvent` methods: starts after its claims, ends
+ * after its end writes. A start of a key whose previous attempt's end is being written waits
+ * for that end to be told, so that `retrying` comes before the next `started`. Nothing is
+ * done when the application has no listener.
+ */
+export class LocalEvents {
+  /** Keys whose end is being written, with the starts to tell after it. */
+  private readonly telling = new Map<string, DocketEvent[]>();
+
+  constructor(
+    private readonly registry: Pick<TaskRegistry, 'listeners'>,
+    private readonly worker: string,
+    private readonly logger: Pick<Logger, 'error'>,
+  ) {}
+
+  /** A claimed message starts now. */
+  started(message: { key: string; taskName: string; attempt: number }, now: number): void {
+    if (this.registry.listeners.length === 0) return;
+    const { key, taskName, attempt } = message;
+    const event: DocketEvent = {
+      type: 'started',
+      key,
+      taskName,
+      attempt,
+      worker: this.worker,
+      at: new Date(now),
+    };
+    const waiting = this.telling.get(key);
+    if (waiting) waiting.push(event);
+    else emitLocal(this.registry.listeners, event, this.logger);
+  }
+
+  /** The end of `key` is about to be written. */
+  ending(key: string): void {
+    if (this.registry.listeners.length > 0) this.telling.set(key, []);
+  }
+
+  /** An end was written (or not: `status` undefined): its events, then the starts that waited. */
+  ended(end: TaskEnd, status: EndStatus | undefined, startedAt?: number): void {
+    const { listeners } = this.registry;
+    const waiting = this.telling.get(end.key) ?? [];
+    this.telling.delete(end.key);
+    if (listeners.length === 0) return;
+    const now = Date.now();
+    const base = { worker: this.worker, at: new Date(now) };
+    const timed = startedAt === undefined ? base : { ...base, durationMs: now - startedAt };
+    for (const event of [...endEvents(end, status, timed), ...waiting]) {
+      emitLocal(listeners, event, this.logger);
+    }
+  }
 }
