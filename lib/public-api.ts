@@ -9,7 +9,6 @@ export { SchedulerService } from './scheduler.service.js';
 export {
   DocketInspector,
   type DocketConfiguration,
-  type DocketDepths,
   type StrikeInEffect,
 } from './inspection/docket-inspector.js';
 export { docketOptionsFromEnvironment } from './config/environment.js';

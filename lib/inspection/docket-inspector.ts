@@ -7,6 +7,7 @@ import { decodeArgs } from '../execution/codec.js';
 import { progressOf } from '../execution/events.js';
 import type { TaskRef } from '../execution/task-args.type.js';
 import { TaskRegistry } from '../explorer/task-registry.js';
+import type { DocketDepths } from '../interfaces/snapshot.interface.js';
 import type {
   ExecutionProgress,
   Explanation,
@@ -22,24 +23,6 @@ import type {
 import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
 import type { DocketStore, WorkerRecord } from '../store/docket-store.js';
 import { redactUrl } from '../store/redis-url.js';
-
-/** The counts of a docket at one moment. */
-export interface DocketDepths {
-  /** Due and not yet claimed by a worker. */
-  queue: number;
-  /** Due in the future. */
-  schedule: number;
-  /** Claimed by a worker and not ended. */
-  running: number;
-  /** Workers seen within the liveness window. */
-  workers: number;
-  /** Dead letters kept. */
-  deadLetters: number;
-  /** Due, but held while their task or the docket is paused (not counted in `queue`). */
-  held: number;
-  /** Strikes in effect. */
-  strikes: number;
-}
 
 /** The options a docket runs with, defaults filled in (the URL without its password). */
 export interface DocketConfiguration {

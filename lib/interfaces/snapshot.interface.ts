@@ -72,3 +72,21 @@ export interface DeadLetter {
   attempt: number;
   deadAt: Date;
 }
+
+/** The counts of a docket at one moment. */
+export interface DocketDepths {
+  /** Due and not yet claimed by a worker. */
+  queue: number;
+  /** Due in the future. */
+  schedule: number;
+  /** Claimed by a worker and not ended. */
+  running: number;
+  /** Workers seen within the liveness window. */
+  workers: number;
+  /** Dead letters kept. */
+  deadLetters: number;
+  /** Due, but held while their task or the docket is paused (not counted in `queue`). */
+  held: number;
+  /** Strikes in effect. */
+  strikes: number;
+}

@@ -1,4 +1,5 @@
 import type { ExecutionState, ExplanationReason } from '../interfaces/execution.interface.js';
+import type { DocketDepths } from '../interfaces/snapshot.interface.js';
 
 // The records the store reads back (see InspectionStore in docket-store.ts), as stored.
 
@@ -25,21 +26,8 @@ export interface ProgressRecord {
   updatedAt: number | null;
 }
 
-/** Counts of the docket at one moment. */
-export interface Depths {
-  /** Due, not yet claimed. */
-  queue: number;
-  /** Due in the future. */
-  schedule: number;
-  /** Claimed and not ended. */
-  running: number;
-  /** Workers seen within the liveness window. */
-  workers: number;
-  /** Entries of the dead-letter stream. */
-  deadLetters: number;
-  /** Due, held while their task or the docket is paused (not in `queue`). */
-  held: number;
-}
+/** Counts of the docket at one moment (the public depths but the strikes, which are not stored counts). */
+export type Depths = Omit<DocketDepths, 'strikes'>;
 
 /** How many tasks there are in each place, counted in full. */
 export interface TaskCountsRecord {

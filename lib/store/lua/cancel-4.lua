@@ -32,11 +32,7 @@ end
 if state ~= 'scheduled' and state ~= 'queued' then return { state, task } end
 
 local run = redis.call('HMGET', runs, 'streamId', 'waiting', 'reserved', 'reservedMax')
-if run[1] then
-  local lane, id = lane_of(prefix, run[1])
-  redis.call('XACK', lane, group, id)
-  redis.call('XDEL', lane, id)
-end
+if run[1] then lane_drop(prefix, group, run[1]) end
 if run[2] then leave_line(prefix, run[2], key) end
 unhold(prefix, key)
 if run[3] then release_slot(prefix, run[3], tonumber(run[4]), key, now) end

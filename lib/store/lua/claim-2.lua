@@ -47,9 +47,7 @@ local deadTtl, mostStarts = tonumber(ARGV[6]), tonumber(ARGV[7])
 local nowN = tonumber(now)
 local anyPaused = pause_any(prefix)
 local function ack(mid)
-  local lane, id = lane_of(prefix, mid)
-  redis.call('XACK', lane, group, id)
-  redis.call('XDEL', lane, id)
+  lane_drop(prefix, group, mid)
 end
 
 local function entry_of(mid)

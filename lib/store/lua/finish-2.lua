@@ -134,11 +134,7 @@ end
 local out = {}
 for i = 8, #ARGV, 13 do
   local key, id, task, args, attempt = ARGV[i], ARGV[i + 2], ARGV[i + 8], ARGV[i + 9], ARGV[i + 7]
-  if id ~= '' then
-    local lane, sid = lane_of(prefix, id)
-    redis.call('XACK', lane, group, sid)
-    redis.call('XDEL', lane, sid)
-  end
+  if id ~= '' then lane_drop(prefix, group, id) end
   local ok, status = pcall(finish, key, ARGV[i + 1], id, ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6],
     attempt, task, args, ARGV[i + 10], ARGV[i + 11], ARGV[i + 12])
   if ok then

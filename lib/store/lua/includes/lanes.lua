@@ -15,6 +15,7 @@
   lane_push(prefix, lane, fields)    XADD to a lane (made as lane_ensure does); returns the
                                      message id
   lane_of(prefix, mid)               the stream key and stream id of a message id
+  lane_drop(prefix, group, mid)      acknowledge and delete a message
   lane_names(prefix)                 every lane ('stream' included), in rank order
   lane_read(prefix, consumer, count) up to `count` new messages for `consumer`, lanes in rank
                                      order: { { message id, fields }, … }
@@ -55,6 +56,12 @@ local function lane_of(prefix, mid)
   local slash = string.find(mid, '/', 1, true)
   if not slash then return prefix .. 'stream', mid end
   return prefix .. string.sub(mid, 1, slash - 1), string.sub(mid, slash + 1)
+end
+
+local function lane_drop(prefix, group, mid)
+  local lane, id = lane_of(prefix, mid)
+  redis.call('XACK', lane, group, id)
+  redis.call('XDEL', lane, id)
 end
 
 local function lane_names(prefix)

@@ -15,11 +15,7 @@ local function schedule_key(prefix, group, key, task, args, when, attempt, now, 
   end
   if state then
     -- what is left of an earlier execution of this key (a new key has nothing to clean)
-    if run[2] then
-      local lane, id = lane_of(prefix, run[2])
-      redis.call('XACK', lane, group, id)
-      redis.call('XDEL', lane, id)
-    end
+    if run[2] then lane_drop(prefix, group, run[2]) end
     if run[3] then leave_line(prefix, run[3], key) end
     redis.call('ZREM', prefix .. 'queue', key)
     redis.call('DEL', prefix .. 'parked:' .. key, prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
