@@ -71,25 +71,25 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   /**
-   * Depths and counts of the docket and what is paused, read now. Work held while paused has
-   * left the stream, so the queue depth does not count it: the held tasks (read in the same
-   * script) are added to `queued`, so that pausing does not look like draining.
+   * Counts of the docket and what is paused, read now. Running, queued (held work and
+   * concurrency waiters included) and scheduled come from the counts, in one script, so that
+   * the dashboard says what `DocketInspector.counts()`, the CLI and the testing kit say; workers
+   * and dead letters from the depths.
    */
   async read(): Promise<{ counts: DashboardCounts; paused: PausedView }> {
     const { inspector } = this.docket;
-    const [depths, strikes, paused] = await Promise.all([
+    const [counts, depths, strikes, paused] = await Promise.all([
+      inspector.counts(),
       inspector.depths(),
       inspector.strikes(),
       inspector.paused(),
     ]);
-    // one read: a task held between two reads would be counted twice
-    const { held } = depths;
     return {
       counts: {
-        queued: depths.queue + held,
-        held,
-        scheduled: depths.schedule,
-        running: depths.running,
+        queued: counts.queued,
+        held: counts.held,
+        scheduled: counts.scheduled,
+        running: counts.running,
         workers: depths.workers,
         deadLetters: depths.deadLetters,
         strikes: strikes.length,
