@@ -571,6 +571,33 @@ export class MemoryServer {
     return out.length > 0 ? out : null;
   }
 
+  /** ZRANGEBYSCORE and ZREVRANGEBYSCORE (WITHSCORES, LIMIT offset count). */
+  byScore(key: string, min: string, max: string, options: string[], reverse: boolean): Reply {
+    const zset = this.zset(key);
+    if (!zset) return [];
+    let withScores = false;
+    let offset = 0;
+    let count = Infinity;
+    for (let i = 0; i < options.length; i++) {
+      const word = options[i].toUpperCase();
+      if (word === 'WITHSCORES') withScores = true;
+      else if (word === 'LIMIT') {
+        offset = integer(options[++i]);
+        const n = integer(options[++i]);
+        count = n < 0 ? Infinity : n;
+      }
+    }
+    const range = reverse
+      ? zset
+          .rangeByScore(parseScoreBound(min), parseScoreBound(max), 0, Infinity)
+          .reverse()
+          .slice(offset, offset + count)
+      : zset.rangeByScore(parseScoreBound(min), parseScoreBound(max), offset, count);
+    return withScores
+      ? range.flatMap(([member, score]) => [member, formatScore(score)])
+      : range.map(([member]) => member);
+  }
+
   /** XREAD without blocking (ids given, not '$'): null when no stream has newer entries. */
   xread(args: string[]): Reply {
     const { count, rest } = readArguments(args, 0, false);
@@ -934,46 +961,11 @@ const COMMANDS: Record<string, Handler> = {
   },
   ZRANGEBYSCORE(args) {
     const [key, min, max, ...options] = args;
-    const zset = this.zset(key);
-    if (!zset) return [];
-    let withScores = false;
-    let offset = 0;
-    let count = Infinity;
-    for (let i = 0; i < options.length; i++) {
-      const word = options[i].toUpperCase();
-      if (word === 'WITHSCORES') withScores = true;
-      else if (word === 'LIMIT') {
-        offset = integer(options[++i]);
-        const n = integer(options[++i]);
-        count = n < 0 ? Infinity : n;
-      }
-    }
-    const range = zset.rangeByScore(parseScoreBound(min), parseScoreBound(max), offset, count);
-    return withScores
-      ? range.flatMap(([member, score]) => [member, formatScore(score)])
-      : range.map(([member]) => member);
+    return this.byScore(key, min, max, options, false);
   },
   ZREVRANGEBYSCORE(args) {
     const [key, max, min, ...options] = args;
-    const zset = this.zset(key);
-    if (!zset) return [];
-    let withScores = false;
-    let offset = 0;
-    let count = Infinity;
-    for (let i = 0; i < options.length; i++) {
-      const word = options[i].toUpperCase();
-      if (word === 'WITHSCORES') withScores = true;
-      else if (word === 'LIMIT') {
-        offset = integer(options[++i]);
-        const n = integer(options[++i]);
-        count = n < 0 ? Infinity : n;
-      }
-    }
-    const all = zset.rangeByScore(parseScoreBound(min), parseScoreBound(max), 0, Infinity);
-    const range = all.reverse().slice(offset, offset + count);
-    return withScores
-      ? range.flatMap(([member, score]) => [member, formatScore(score)])
-      : range.map(([member]) => member);
+    return this.byScore(key, min, max, options, true);
   },
   ZCOUNT(args) {
     return (
