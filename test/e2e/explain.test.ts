@@ -78,7 +78,7 @@ describe('explain', { timeout: 60_000 }, () => {
     assert.equal(second.state, 'queued');
     assert.match(second.detail, /^2 ahead/);
     tasks.gate.resolve();
-    await (await docket.client.getExecution(q2.key))!.result();
+    await (await docket.client.getExecution(q2.key))!.result({ timeout: 10_000 });
   });
 
   it('no_worker, paused and struck, each the first that applies', async (t) => {
@@ -117,7 +117,7 @@ describe('explain', { timeout: 60_000 }, () => {
 
     const one = await docket.client.add(Tasks.prototype.limited)('one');
     const two = await docket.client.add(Tasks.prototype.limited)('two');
-    await (await docket.client.getExecution(one.key))!.result();
+    await (await docket.client.getExecution(one.key))!.result({ timeout: 10_000 });
     const limited = await waitFor(async () => {
       const why = await two.explain();
       return why.reason === 'rate_limited' && why;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { DocketTask } from '../../lib/index.js';
-import { useDocket } from '../utils.js';
+import { useDocket, waitFor } from '../utils.js';
 
 // SPEC §6: tasks become queued in due-time order, ties broken by add order, and one worker at
 // concurrency 1 runs them strictly in that order.
@@ -38,10 +38,7 @@ describe('order', { timeout: 30_000 }, () => {
     void docket.worker.runForever();
     const expected = labels('t', 30);
     for (const label of expected) await docket.client.add(Tasks.prototype.step)(label);
-    const deadline = Date.now() + 10_000;
-    while (tasks.started.length < expected.length && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitFor(() => tasks.started.length >= expected.length, 'all 30 tasks to start', 10_000);
     assert.deepEqual(tasks.started, expected);
   });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { DocketTask } from '../../lib/index.js';
-import { createDocket, deferred, uniqueName, useDocket, waitFor } from '../utils.js';
+import { createDocket, deferred, uniqueName, useDocket, waitFor, waitsInLine } from '../utils.js';
 
 // SPEC §11: a pause holds work (nothing starts, nothing is lost) until resume, which starts it
 // again in its order, ahead of work added after it.
@@ -152,10 +152,7 @@ describe('pause and resume', { timeout: 60_000 }, () => {
     void docket.worker.runForever();
     await waitFor(() => tasks.started.includes('first'), 'the first task started');
     const waiting = await docket.client.add(Tasks.prototype.perAccount)('acme', 'second');
-    await waitFor(
-      async () => (await docket.client.snapshot()).future.some((f) => f.key === waiting.key),
-      'the second task waits for the slot',
-    );
+    await waitFor(() => waitsInLine(docket, waiting.key, 1), 'the second task waits for the slot');
     await docket.client.pause('perAccount');
     tasks.gate.resolve();
     // its turn comes while paused: it is held, and the slot is free again
@@ -163,7 +160,7 @@ describe('pause and resume', { timeout: 60_000 }, () => {
     assert.deepEqual(tasks.started, ['first']);
     await docket.client.resume('perAccount');
     const execution = (await docket.client.getExecution(waiting.key))!;
-    await execution.result();
+    await execution.result({ timeout: 10_000 });
     assert.deepEqual(tasks.started, ['first', 'second']);
     assert.equal(execution.state, 'completed');
   });

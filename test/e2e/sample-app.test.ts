@@ -9,6 +9,31 @@ interface Json {
   body: any;
 }
 
+/**
+ * The sample app on docket `name` of the test backend, on a free loopback port, without logs;
+ * its dashboard is read-only unless `dashboardPassword` is given.
+ */
+function sampleApp(name: string, dashboardPassword: string | null = null): Promise<SampleApp> {
+  return createSampleApp({
+    url: REDIS_URL,
+    name,
+    port: 0,
+    host: '127.0.0.1',
+    logger: false,
+    dashboardPassword,
+  });
+}
+
+/** `sampleApp` on a docket of its own, closed after the test `t`. */
+async function startSample(
+  t: { after(fn: () => Promise<void>): void },
+  dashboardPassword: string | null = null,
+): Promise<SampleApp> {
+  const sample = await sampleApp(uniqueName('sample'), dashboardPassword);
+  t.after(() => sample.app.close());
+  return sample;
+}
+
 describe('sample app over HTTP', () => {
   const name = uniqueName('sample');
   let sample: SampleApp;
@@ -23,14 +48,7 @@ describe('sample app over HTTP', () => {
   }
 
   before(async () => {
-    sample = await createSampleApp({
-      url: REDIS_URL,
-      name,
-      port: 0,
-      host: '127.0.0.1',
-      logger: false,
-      dashboardPassword: null,
-    });
+    sample = await sampleApp(name);
   });
   after(async () => {
     await sample?.app.close();
@@ -136,15 +154,7 @@ describe('sample app over HTTP', () => {
 
 describe("the sample app's dashboard", () => {
   it('is mounted at /docket, read-only without a password', async (t) => {
-    const sample = await createSampleApp({
-      url: REDIS_URL,
-      name: uniqueName('sample'),
-      port: 0,
-      host: '127.0.0.1',
-      logger: false,
-      dashboardPassword: null,
-    });
-    t.after(() => sample.app.close());
+    const sample = await startSample(t);
     const page = await fetch(`${sample.url}/docket`);
     assert.equal(page.status, 200);
     assert.match(await page.text(), /<html/i);
@@ -159,15 +169,7 @@ describe("the sample app's dashboard", () => {
   });
 
   it('allows its actions to admin with DASHBOARD_PASSWORD (HTTP basic auth)', async (t) => {
-    const sample = await createSampleApp({
-      url: REDIS_URL,
-      name: uniqueName('sample'),
-      port: 0,
-      host: '127.0.0.1',
-      logger: false,
-      dashboardPassword: 's3cret',
-    });
-    t.after(() => sample.app.close());
+    const sample = await startSample(t, 's3cret');
     const client = sample.app.get(DocketClient);
     await client.add('sendWelcome', { key: 'later', delay: 60_000 })('ada');
     const cancel = (authorization?: string) =>

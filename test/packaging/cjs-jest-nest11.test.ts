@@ -1,24 +1,13 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
-import { FixtureProject, ROOT, mustRun, packBuild } from './helpers.js';
+import { describe, it } from 'node:test';
+import { itRunsTheBin, mustRun, useFixtureProject } from './helpers.js';
 
 // SPEC §1: a CommonJS NestJS 11 project and its Jest tests (ts-jest) load the packed package
 // with require(). test/fixtures/cjs-jest-nest11 is such a project: it runs the README's testing
 // pattern under Jest (which cannot load ES modules), and the bin runs with npx. (Its types,
 // through the require condition, are checked in esm-nest12.test.ts, whose tsc is needed anyway.)
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-const project = new FixtureProject('cjs-jest-nest11');
-
-before(
-  async () => {
-    const [tarball] = await Promise.all([packBuild(project.work), project.prepare()]);
-    await project.install(tarball);
-  },
-  { timeout: 110_000 },
-);
+const project = useFixtureProject('cjs-jest-nest11');
 
 describe('a CommonJS NestJS 11 project tested with Jest', () => {
   it('runs on NestJS 11', () => {
@@ -33,12 +22,5 @@ describe('a CommonJS NestJS 11 project tested with Jest', () => {
     assert.match(output, new RegExp(`Tests:\\s+${tests} passed, ${tests} total`));
   });
 
-  it('runs the bin: npx docket --help, npx docket version', async () => {
-    const [help, version] = await Promise.all([
-      mustRun('npx', ['--no', '--', 'docket', '--help'], project.dir, 60_000),
-      mustRun('npx', ['--no', '--', 'docket', 'version'], project.dir, 60_000),
-    ]);
-    assert.match(help, /Usage: docket/);
-    assert.equal(version.trim().split('\n').pop(), pkg.version);
-  });
+  itRunsTheBin(project);
 });

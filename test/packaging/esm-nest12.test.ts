@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
-import { FixtureProject, ROOT, mustRun, packBuild } from './helpers.js';
+import { describe, it } from 'node:test';
+import { itRunsTheBin, mustRun, useFixtureProject } from './helpers.js';
 
 // SPEC §1: an ES module NestJS 12 project imports the packed package, and an import and a
 // require() of it in one process give the same classes. test/fixtures/esm-nest12 is such a
@@ -11,16 +9,7 @@ import { FixtureProject, ROOT, mustRun, packBuild } from './helpers.js';
 // declarations: they must type-check for a consumer, without the optional peers installed. It
 // runs the README's testing pattern and its one-copy checks with node:test, and the bin with npx.
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-const project = new FixtureProject('esm-nest12');
-
-before(
-  async () => {
-    const [tarball] = await Promise.all([packBuild(project.work), project.prepare()]);
-    await project.install(tarball);
-  },
-  { timeout: 110_000 },
-);
+const project = useFixtureProject('esm-nest12');
 
 describe('an ES module NestJS 12 project', () => {
   it('runs on NestJS 12', () => {
@@ -41,12 +30,5 @@ describe('an ES module NestJS 12 project', () => {
     assert.match(output, /\bfail 0\b/);
   });
 
-  it('runs the bin: npx docket --help, npx docket version', async () => {
-    const [help, version] = await Promise.all([
-      mustRun('npx', ['--no', '--', 'docket', '--help'], project.dir, 60_000),
-      mustRun('npx', ['--no', '--', 'docket', 'version'], project.dir, 60_000),
-    ]);
-    assert.match(help, /Usage: docket/);
-    assert.equal(version.trim().split('\n').pop(), pkg.version);
-  });
+  itRunsTheBin(project);
 });

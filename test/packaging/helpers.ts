@@ -15,6 +15,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { before, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root. */
@@ -28,6 +29,24 @@ export const CACHE = join(
   tmpdir(),
   `nestjs-docket-fixtures-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}`,
 );
+
+/**
+ * How long the setup of a packaging test file (its before hook: packing, installing) may take.
+ * test/run.mjs gives a test file 120 s in all. The setup's commands share this budget, each
+ * getting what is left of it less a moment to report, so that a slow one is killed and reported
+ * with its output rather than the hook timing out around it.
+ */
+export const SETUP_TIMEOUT = 110_000;
+
+/** A setup's budget, starting now: each call gives the time left for the next command. */
+export type Budget = () => number;
+
+/** The budget of a setup that starts now (SETUP_TIMEOUT, less 5 s to report a killed command). */
+export function setupBudget(): Budget {
+  const end = Date.now() + SETUP_TIMEOUT - 5_000;
+  // whole seconds, for the message of a killed command
+  return () => Math.max(1_000, Math.floor((end - Date.now()) / 1_000) * 1_000);
+}
 
 /** How a command ended and what it printed (stdout and stderr, interleaved). */
 export interface CommandResult {
@@ -150,7 +169,7 @@ export function freshDir(dir: string): string {
  * generated sources), with this repository's node_modules linked in for the build. npm runs the
  * package's prepack, so the tarball shows what a clone packs. Returns the tarball's path.
  */
-export async function packClone(work: string): Promise<string> {
+export async function packClone(work: string, budget: Budget): Promise<string> {
   const clone = freshDir(join(work, 'clone'));
   for (const file of cloneFiles()) {
     mkdirSync(dirname(join(clone, file)), { recursive: true });
@@ -159,7 +178,7 @@ export async function packClone(work: string): Promise<string> {
   assert.equal(existsSync(join(clone, 'dist')), false, 'the clone has a dist/');
   symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
   const dest = freshDir(join(work, 'pack'));
-  await mustRun('npm', ['pack', '--pack-destination', dest], clone, 300_000);
+  await mustRun('npm', ['pack', '--pack-destination', dest], clone, budget());
   return tarballIn(dest);
 }
 
@@ -179,13 +198,13 @@ function newest(dir: string): number {
  * just built dist/, and building again would change dist/ under the command-line tests running
  * beside this one (tarball.test.ts packs a fresh clone with its prepack).
  */
-export async function packBuild(dest: string): Promise<string> {
+export async function packBuild(dest: string, budget: Budget): Promise<string> {
   const built = join(ROOT, 'dist/index.mjs');
   assert.ok(
     existsSync(built) && statSync(built).mtimeMs >= newest(join(ROOT, 'lib')),
     'dist/ is missing or older than lib/: run `npm run build` first (`npm test` does)',
   );
-  await mustRun('npm', ['pack', '--ignore-scripts', '--pack-destination', dest], ROOT, 120_000);
+  await mustRun('npm', ['pack', '--ignore-scripts', '--pack-destination', dest], ROOT, budget());
   return tarballIn(dest);
 }
 
@@ -208,7 +227,7 @@ export class FixtureProject {
   }
 
   /** Copy the sources in and install the locked dependencies; true when `npm ci` ran. */
-  async prepare(): Promise<boolean> {
+  async prepare(budget: Budget): Promise<boolean> {
     freshDir(this.work);
     mkdirSync(this.dir, { recursive: true });
     for (const entry of readdirSync(this.dir)) {
@@ -223,14 +242,15 @@ export class FixtureProject {
       .digest('hex');
     const stamp = join(this.dir, 'node_modules', '.fixture-lock.sha256');
     if (existsSync(stamp) && readFileSync(stamp, 'utf8') === lock) return false;
-    await mustRun('npm', ['ci', '--prefer-offline'], this.dir, 300_000);
+    await mustRun('npm', ['ci', '--prefer-offline'], this.dir, budget());
     writeFileSync(stamp, lock);
     return true;
   }
 
   /** Install the packed package as a user would (not saved to package.json). */
-  async install(tarball: string): Promise<void> {
-    await mustRun('npm', ['install', '--no-save', '--prefer-offline', tarball], this.dir, 300_000);
+  async install(tarball: string, budget: Budget): Promise<void> {
+    const args = ['install', '--no-save', '--prefer-offline', tarball];
+    await mustRun('npm', args, this.dir, budget());
   }
 
   /** The version of a package installed in the project. */
@@ -238,4 +258,39 @@ export class FixtureProject {
     const file = join(this.dir, 'node_modules', pkg, 'package.json');
     return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
   }
+}
+
+/**
+ * The fixture project `name` (test/fixtures/<name>), set up before the tests of this file: its
+ * locked dependencies and this repository's build, packed and installed as a user would.
+ */
+export function useFixtureProject(name: string): FixtureProject {
+  const project = new FixtureProject(name);
+  before(
+    async () => {
+      const budget = setupBudget();
+      const [tarball] = await Promise.all([
+        packBuild(project.work, budget),
+        project.prepare(budget),
+      ]);
+      await project.install(tarball, budget);
+    },
+    { timeout: SETUP_TIMEOUT },
+  );
+  return project;
+}
+
+/** The test that the installed package's bin runs with npx: --help, and the version. */
+export function itRunsTheBin(project: FixtureProject): void {
+  it('runs the bin: npx docket --help, npx docket version', async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const [help, version] = await Promise.all([
+      mustRun('npx', ['--no', '--', 'docket', '--help'], project.dir, 60_000),
+      mustRun('npx', ['--no', '--', 'docket', 'version'], project.dir, 60_000),
+    ]);
+    assert.match(help, /Usage: docket/);
+    assert.equal(version.trim().split('\n').pop(), pkg.version);
+  });
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CACHE, freshDir, mustRun, packClone } from './helpers.js';
+import { CACHE, SETUP_TIMEOUT, freshDir, mustRun, packClone, setupBudget } from './helpers.js';
 
 // `npm pack` of a fresh clone (nothing built: the package's prepack builds it), unpacked and
 // read. The fixture projects (cjs-jest-nest11, esm-nest12) install and run a tarball.
@@ -22,12 +22,13 @@ function list(dir: string, prefix = ''): string[] {
 
 before(
   async () => {
+    const budget = setupBudget();
     freshDir(work);
-    const tarball = await packClone(work);
-    await mustRun('tar', ['-xzf', tarball, '-C', work], work, 60_000);
+    const tarball = await packClone(work, budget);
+    await mustRun('tar', ['-xzf', tarball, '-C', work], work, budget());
     files = list(unpacked);
   },
-  { timeout: 110_000 },
+  { timeout: SETUP_TIMEOUT },
 );
 
 after(() => rmSync(work, { recursive: true, force: true }));

@@ -82,10 +82,15 @@ describe('sample app /metrics', { timeout: 60_000 }, () => {
     assert.equal(series(after, 'docket_strikes_in_effect', { docket: name }).length, 1);
   });
 
-  it('shows what is paused as docket_paused, read from Redis at scrape time', async () => {
+  it('shows what is paused as docket_paused, read from Redis at scrape time', async (t) => {
     const client = sample.app.get(DocketClient);
     await client.pause();
     await client.pause('sendWelcome');
+    // the sample app's docket is shared with the next tests: resumed even when a check fails
+    t.after(async () => {
+      await client.resume();
+      await client.resume('sendWelcome');
+    });
     const paused = await scrape(sample.url);
     assert.deepEqual(
       series(paused, 'docket_paused', { docket: name })
