@@ -7,7 +7,7 @@ import { Execution, type ExecutionSource } from '../execution/execution.js';
 import type { TaskArgs, TaskRef, TaskResult } from '../execution/task-args.type.js';
 import { TaskRegistry } from '../explorer/task-registry.js';
 import { DeadLetters } from '../inspection/dead-letters.js';
-import { DocketInspector, pausedOf } from '../inspection/docket-inspector.js';
+import { DocketInspector } from '../inspection/docket-inspector.js';
 import type {
   AddOptions,
   CancelOutcome,
@@ -298,8 +298,8 @@ export class DocketClient {
   }
 
   /** What is paused: the whole docket, and the tasks paused by name. */
-  async paused(): Promise<{ docket: boolean; tasks: string[] }> {
-    return pausedOf(await this.store.pausedNames());
+  paused(): Promise<{ docket: boolean; tasks: string[] }> {
+    return this.inspector.paused();
   }
 
   /**
