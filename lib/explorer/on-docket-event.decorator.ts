@@ -6,7 +6,7 @@ import { DOCKET_EVENT_TYPES, type DocketEventType } from '../interfaces/docket-e
 /** What `@OnDocketEvent` records on a method. */
 export interface DocketEventListenerOptions {
   types: DocketEventType[];
-  task?: string | TaskRef;
+  task?: TaskRef;
 }
 
 /**
@@ -18,7 +18,7 @@ export interface DocketEventListenerOptions {
  */
 export function OnDocketEvent(
   type: DocketEventType | DocketEventType[],
-  options: { task?: string | TaskRef } = {},
+  options: { task?: TaskRef } = {},
 ): MethodDecorator {
   const types = Array.isArray(type) ? [...type] : [type];
   for (const t of types) {

@@ -218,7 +218,6 @@ export class DocketClient {
     return request;
   }
 
-  /** The execution Redis answered for a request (the live one for a key already scheduled). */
   /**
    * Cancel `key`: a scheduled or queued task never starts; a running one has its `signal`
    * aborted and ends `cancelled`, whatever its handler does. `'cancelled'` means the execution
@@ -284,7 +283,7 @@ export class DocketClient {
    * due work is held in state `queued`, giving back any concurrency slot it had reserved. The
    * pause lives in Redis: it holds for every process and across restarts.
    */
-  async pause(task?: string | TaskRef): Promise<void> {
+  async pause(task?: TaskRef): Promise<void> {
     await this.store.pause(this.pauseTarget(task, 'pause'));
   }
 
@@ -293,7 +292,7 @@ export class DocketClient {
    * task and the docket both unpaused) starts again in its order, ahead of work added after
    * it. Resuming the docket leaves tasks paused by name paused, and the other way round.
    */
-  async resume(task?: string | TaskRef): Promise<void> {
+  async resume(task?: TaskRef): Promise<void> {
     await this.store.resume(this.pauseTarget(task, 'resume'));
   }
 
@@ -312,8 +311,8 @@ export class DocketClient {
     return this.feed.observe(filter);
   }
 
-  private pauseTarget(task: string | TaskRef | undefined, what: string): string {
-    const name = task === undefined ? undefined : this.registry.resolveName(task as TaskRef, false);
+  private pauseTarget(task: TaskRef | undefined, what: string): string {
+    const name = task === undefined ? undefined : this.registry.resolveName(task, false);
     return pauseTarget(name, this.options.maxKeyBytes, what);
   }
 
