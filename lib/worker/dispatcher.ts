@@ -255,8 +255,9 @@ export class Dispatcher {
     this.ending++;
     try {
       const status = await this.finish(end);
-      // a dead-lettered message (unknown task, wrong arguments) is an event; a skip is not
-      if (end.outcome === 'dead') this.events.ended(end, status);
+      // a dead-lettered or rejected message is an event (failed, dead), as the finish script
+      // publishes it; a skip is not
+      if (end.outcome !== 'cancelled' && status !== undefined) this.events.ended(end, status);
     } finally {
       this.ending--;
       if (this.idle()) this.env.onIdle();
