@@ -57,6 +57,8 @@ export interface DispatcherEnv {
 
 interface Claimable {
   message: TaskMessage;
+  /** The task that runs it: its own, or the fallback task. */
+  definition: TaskDefinition;
   admission: readonly AdmissionRule[];
 }
 
@@ -193,7 +195,7 @@ export class Dispatcher {
       const checked = this.check(message);
       if ('end' in checked) void this.endUnrun(checked.end);
       else if (checked.admission && !isBadMessage(message)) {
-        claimable.push({ message, admission: checked.admission });
+        claimable.push({ message, definition: checked.definition, admission: checked.admission });
       }
     }
     if (claimable.length === 0) return;
@@ -203,11 +205,15 @@ export class Dispatcher {
 
   /**
    * What to do with one message before the claim: an end to write at once (dead letter,
-   * struck, over its `runAtMost` limit), nothing (it already runs here), or its admission.
+   * struck, over its `runAtMost` limit), nothing (it already runs here), or the task that
+   * runs it and its admission.
    */
   private check(
     message: TaskMessage | BadMessage,
-  ): { end: TaskEnd } | { admission?: readonly AdmissionRule[] } {
+  ):
+    | { end: TaskEnd }
+    | { admission?: undefined }
+    | { definition: TaskDefinition; admission: readonly AdmissionRule[] } {
     if (isBadMessage(message)) {
       return { end: { ...this.deadLetter(message, message.reason), outcome: 'rejected' } };
     }
@@ -241,7 +247,7 @@ export class Dispatcher {
       if (limit <= 0) return skip;
       limits!.set(message.key, limit - 1);
     }
-    return { admission };
+    return { definition, admission };
   }
 
   /** The task that runs a message naming `taskName`: its own, else the fallback task, if any. */
@@ -313,7 +319,7 @@ export class Dispatcher {
     this.flow.claimSettled(claimable.length);
     this.slotsChanged();
     const { metrics, worker } = this.env;
-    claimable.forEach(({ message, admission }, i) => {
+    claimable.forEach(({ message, definition, admission }, i) => {
       const labels = { task: message.taskName, worker };
       switch (statuses[i]) {
         case 'run':
@@ -321,7 +327,7 @@ export class Dispatcher {
           this.events.started(message, now);
           if (message.redelivered) metrics.count('redelivered', labels);
           metrics.punctuality(labels, (now - message.when) / 1_000);
-          this.execute(new RunningTask(message, now, admission));
+          this.execute(new RunningTask(message, definition, now, admission));
           return;
         case 'superseded':
           metrics.count('superseded', labels);
@@ -346,10 +352,9 @@ export class Dispatcher {
   }
 
   private execute(task: RunningTask): void {
-    const { message } = task;
+    const { message, definition } = task;
     this.running.add(task);
     this.flow.started();
-    const definition = this.definitionOf(message.taskName)!;
     let slotHeld = true;
     const freeSlot = () => {
       if (!slotHeld || task.abandoned) return;
