@@ -7,13 +7,7 @@ import type { TaskDefinition } from '../explorer/task-definition.js';
 import type { TaskRegistry } from '../explorer/task-registry.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { AdmissionRule } from '../store/admission.js';
-import type {
-  DocketStore,
-  EndStatus,
-  StartedTask,
-  StreamEntry,
-  TaskEnd,
-} from '../store/docket-store.js';
+import type { DocketStore, StartedTask, StreamEntry, TaskEnd } from '../store/docket-store.js';
 import type { Finisher } from './finisher.js';
 import { FlowControl, type Held } from './flow-control.js';
 import {
@@ -110,7 +104,7 @@ export class Dispatcher {
   }
 
   /** Messages read from the stream (or redelivered), to claim when their slots free. */
-  hold(entries: readonly StreamEntry[], redelivered: boolean): void {
+  private hold(entries: readonly StreamEntry[], redelivered: boolean): void {
     if (entries.length === 0) return;
     if (!this.open) {
       // read along after the tasks were handed back: hand these back too
@@ -260,7 +254,7 @@ export class Dispatcher {
   private async endUnrun(end: TaskEnd): Promise<void> {
     this.ending++;
     try {
-      const status = await this.finish(end);
+      const status = await this.env.finisher.finish(end);
       // a dead-lettered or rejected message is an event (failed, dead), as the finish script
       // publishes it; a skip is not
       if (end.outcome !== 'cancelled' && status !== undefined) this.events.ended(end, status);
@@ -268,11 +262,6 @@ export class Dispatcher {
       this.ending--;
       if (this.idle()) this.env.onIdle();
     }
-  }
-
-  /** Write an end (what the finisher reads along with it comes back through `endRead`). */
-  private async finish(end: TaskEnd): Promise<EndStatus | undefined> {
-    return (await this.env.finisher.finish(end)).status;
   }
 
   private deadLetter(message: TaskMessage | BadMessage, reason: string): TaskEnd {
@@ -371,7 +360,8 @@ export class Dispatcher {
         if (end) {
           // a next attempt of the key may start before this end is told: its start waits
           this.events.ending(message.key);
-          const status = await this.finish(end);
+          // what the finisher reads along with it comes back through `endRead`
+          const status = await this.env.finisher.finish(end);
           this.events.ended(end, status, task.startedAt);
           this.env.runner.counted(task, end, status);
         }
