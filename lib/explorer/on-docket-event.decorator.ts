@@ -1,7 +1,8 @@
 import { SetMetadata } from '@nestjs/common';
 import { DOCKET_EVENT_METADATA } from '../docket.tokens.js';
 import type { TaskRef } from '../execution/task-args.type.js';
-import { DOCKET_EVENT_TYPES, type DocketEventType } from '../interfaces/docket-event.interface.js';
+import type { DocketEventType } from '../interfaces/docket-event.interface.js';
+import { checkEventTypes } from '../interfaces/event-types.js';
 
 /** What `@OnDocketEvent` records on a method. */
 export interface DocketEventListenerOptions {
@@ -20,14 +21,7 @@ export function OnDocketEvent(
   type: DocketEventType | DocketEventType[],
   options: { task?: TaskRef } = {},
 ): MethodDecorator {
-  const types = Array.isArray(type) ? [...type] : [type];
-  for (const t of types) {
-    if (!DOCKET_EVENT_TYPES.includes(t)) {
-      throw new TypeError(
-        `@OnDocketEvent: "${String(t)}" is not an event type (one of ${DOCKET_EVENT_TYPES.join(', ')})`,
-      );
-    }
-  }
+  const types = checkEventTypes(Array.isArray(type) ? [...type] : [type], '@OnDocketEvent');
   if (types.length === 0) throw new TypeError('@OnDocketEvent: give at least one event type');
   const listener: DocketEventListenerOptions = { types, task: options.task };
   return SetMetadata(DOCKET_EVENT_METADATA, listener);

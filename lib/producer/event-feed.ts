@@ -1,11 +1,11 @@
 import { Observable, type Subscriber } from 'rxjs';
 import type { TaskRegistry } from '../explorer/task-registry.js';
-import {
-  DOCKET_EVENT_TYPES,
-  type DocketEvent,
-  type DocketEventFilter,
-  type DocketEventType,
+import type {
+  DocketEvent,
+  DocketEventFilter,
+  DocketEventType,
 } from '../interfaces/docket-event.interface.js';
+import { checkEventTypes } from '../interfaces/event-types.js';
 import type { DocketStore, Unsubscribe } from '../store/docket-store.js';
 
 /** How long the scripts publish events after a listener's last renewal. */
@@ -42,7 +42,8 @@ export class EventFeed {
   observe(filter: DocketEventFilter = {}): Observable<DocketEvent> {
     const task =
       filter.task === undefined ? undefined : this.registry.resolveName(filter.task, false);
-    const types = filter.types === undefined ? undefined : checkTypes(filter.types);
+    const types =
+      filter.types === undefined ? undefined : new Set(checkEventTypes(filter.types, 'events'));
     return new Observable<DocketEvent>((subscriber) => {
       const listener: Listener = { task, types, subscriber };
       this.listeners.add(listener);
@@ -95,18 +96,4 @@ export class EventFeed {
         this.warn(`events: cannot turn them on: ${(error as Error)?.message ?? error}`),
       );
   }
-}
-
-function checkTypes(types: unknown): Set<DocketEventType> {
-  if (!Array.isArray(types)) {
-    throw new TypeError(`events: types is an array of event types, not ${typeof types}`);
-  }
-  for (const type of types) {
-    if (!DOCKET_EVENT_TYPES.includes(type as DocketEventType)) {
-      throw new TypeError(
-        `events: "${String(type)}" is not an event type (one of ${DOCKET_EVENT_TYPES.join(', ')})`,
-      );
-    }
-  }
-  return new Set(types as DocketEventType[]);
 }
