@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { StrikeSync } from '../behaviours/strike-sync.js';
-import type { ResolvedDocketOptions } from '../config/resolve-options.js';
-import type { DocketWorkerOptions } from '../config/docket-module-options.interface.js';
+import type { ResolvedDocketOptions, ResolvedWorkerOptions } from '../config/resolve-options.js';
 import { DOCKET_OPTIONS, DOCKET_STORE } from '../docket.tokens.js';
 import { decodeArgs } from '../execution/codec.js';
 import { progressOf } from '../execution/events.js';
@@ -34,10 +33,7 @@ export interface DocketConfiguration {
   maxPayloadBytes: number;
   metrics: boolean;
   /** This process's worker options (`fallbackTask` when given), or false for a producer-only process. */
-  worker:
-    | (Required<Omit<DocketWorkerOptions, 'fallbackTask'>> &
-        Pick<DocketWorkerOptions, 'fallbackTask'>)
-    | false;
+  worker: ResolvedWorkerOptions | false;
 }
 
 /** A strike in effect: its identity and the condition it was given with. */
