@@ -43,7 +43,7 @@ export interface StrikeInEffect {
 }
 
 /** How many tasks `explain()` counts ahead of a queued one, at most. */
-export const EXPLAIN_AHEAD_CAP = 10_000;
+const EXPLAIN_AHEAD_CAP = 10_000;
 
 /** How many tasks `snapshot()` lists in each list by default. */
 export const SNAPSHOT_LIMIT = 1_000;
