@@ -1,14 +1,9 @@
 import { SetMetadata } from '@nestjs/common';
 import { DOCKET_EVENT_METADATA } from '../docket.tokens.js';
+import type { DocketEventListenerOptions } from './docket-metadata.accessor.js';
 import type { TaskRef } from '../execution/task-args.type.js';
 import type { DocketEventType } from '../interfaces/docket-event.interface.js';
 import { checkEventTypes } from '../interfaces/event-types.js';
-
-/** What `@OnDocketEvent` records on a method. */
-export interface DocketEventListenerOptions {
-  types: DocketEventType[];
-  task?: TaskRef;
-}
 
 /**
  * Call this provider method with each `DocketEvent` of the given type(s) (of one task when
