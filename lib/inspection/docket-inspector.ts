@@ -205,6 +205,10 @@ export class DocketInspector {
   async explain(key: string): Promise<Explanation> {
     const now = Date.now();
     const record = await this.store.explain(key, now, this.liveSince(now), EXPLAIN_AHEAD_CAP);
+    if (record.reason !== 'finished' && record.reason !== 'running') {
+      const strike = await this.strikeOf(record.taskName, record.args);
+      if (strike) return { state: record.state, reason: 'struck', detail: strike };
+    }
     const explanation: Explanation = {
       state: record.state,
       reason: record.reason,
@@ -212,10 +216,6 @@ export class DocketInspector {
     };
     if (record.since !== undefined) explanation.since = new Date(record.since);
     if (record.until !== undefined) explanation.until = new Date(record.until);
-    if (record.reason !== 'finished' && record.reason !== 'running') {
-      const strike = await this.strikeOf(record.taskName, record.args);
-      if (strike) return { state: record.state, reason: 'struck', detail: strike };
-    }
     return explanation;
   }
 
@@ -226,7 +226,8 @@ export class DocketInspector {
     if (list.size === 0) return undefined;
     const decoded = decodeOrRaw(args);
     if (typeof decoded === 'string') return undefined;
-    const parameters = this.registry.get(task)?.parameters;
+    // as a worker matches it: the task's own parameters when this process knows the task
+    const parameters = this.registry.parametersOf(task, task);
     if (!list.matches(task, parameters, decoded)) return undefined;
     return `a strike in effect matches task ${task}${parameters ? ' and its arguments' : ''}: it is cancelled when its turn comes`;
   }
