@@ -9,7 +9,7 @@ import { CronSchedule, cronOptions } from './cron.js';
 import { debounceRule } from './debounce.js';
 import { checkShapes, list, positive, shown, type PlanContext } from './plan-checks.js';
 import type { PlanCompiler, TaskPlan } from '../explorer/task-definition.js';
-import { priorityProblem } from './priority.js';
+import { DEFAULT_PRIORITY, priorityProblem } from './priority.js';
 import { rateLimitRule } from './rate-limit.js';
 import { checkRetry } from './retry.js';
 
@@ -25,7 +25,7 @@ export const compilePlan: PlanCompiler = (definition) => {
   const { fail } = context;
   checkShapes(context, options);
   if (options.perpetual && options.cron) fail('perpetual and cron cannot be combined; choose one');
-  const plan: TaskPlan = { priority: 5, rules: [] };
+  const plan: TaskPlan = { priority: DEFAULT_PRIORITY, rules: [] };
   if (options.priority !== undefined) {
     const problem = priorityProblem(options.priority);
     if (problem) fail(`priority ${problem}`);

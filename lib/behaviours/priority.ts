@@ -1,3 +1,5 @@
+import { shown } from './plan-checks.js';
+
 /**
  * Priority: 0 (first) … 9 (last), 5 by default. Each priority's due messages wait in a lane of
  * their own, read in order (store/lua/includes/lanes.lua); retries, successors, deferrals and
@@ -8,6 +10,5 @@ export const DEFAULT_PRIORITY = 5;
 /** What is wrong with a priority ('' when nothing). */
 export function priorityProblem(value: unknown): string {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 9) return '';
-  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
-  return `must be a whole number from 0 (first) to 9 (last), not ${shown}`;
+  return `must be a whole number from 0 (first) to 9 (last), not ${shown(value)}`;
 }

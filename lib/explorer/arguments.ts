@@ -36,10 +36,7 @@ export function describeParameters(definition: Pick<Signature, 'name' | 'paramet
  * optional parameters compile to plain ones); only more than a handler without a rest
  * parameter declares is wrong.
  */
-export function argumentCountProblem(
-  definition: Pick<Signature, 'name' | 'parameters' | 'rest'>,
-  count: number,
-): string | undefined {
+export function argumentCountProblem(definition: Signature, count: number): string | undefined {
   const most = definition.rest ? Infinity : definition.parameters.length;
   if (count <= most) return undefined;
   return `TypeError: ${describeParameters(definition)} takes at most ${most} argument(s), the message has ${count}`;

@@ -4,8 +4,15 @@ import {
   DOCKET_EVENT_METADATA,
   DOCKET_TASK_METADATA,
 } from '../docket.tokens.js';
-import type { DocketEventListenerOptions } from './on-docket-event.decorator.js';
+import type { TaskRef } from '../execution/task-args.type.js';
+import type { DocketEventType } from '../interfaces/docket-event.interface.js';
 import type { DocketTaskOptions } from '../interfaces/docket-task-options.interface.js';
+
+/** What `@OnDocketEvent` records on a method. */
+export interface DocketEventListenerOptions {
+  types: DocketEventType[];
+  task?: TaskRef;
+}
 
 /** The one reader of the metadata that `@DocketTask` and `@Ctx` write. */
 @Injectable()

@@ -113,7 +113,6 @@ export class DocketExplorer implements OnModuleInit {
       ctxIndex,
       parameters,
       rest: list.rest,
-      arity: method.length,
     };
     this.registry.register({ ...definition, plan: this.compilePlan(definition) });
   }

@@ -1,13 +1,9 @@
 import { SetMetadata } from '@nestjs/common';
 import { DOCKET_EVENT_METADATA } from '../docket.tokens.js';
+import type { DocketEventListenerOptions } from './docket-metadata.accessor.js';
 import type { TaskRef } from '../execution/task-args.type.js';
-import { DOCKET_EVENT_TYPES, type DocketEventType } from '../interfaces/docket-event.interface.js';
-
-/** What `@OnDocketEvent` records on a method. */
-export interface DocketEventListenerOptions {
-  types: DocketEventType[];
-  task?: string | TaskRef;
-}
+import type { DocketEventType } from '../interfaces/docket-event.interface.js';
+import { checkEventTypes } from '../interfaces/event-types.js';
 
 /**
  * Call this provider method with each `DocketEvent` of the given type(s) (of one task when
@@ -18,16 +14,9 @@ export interface DocketEventListenerOptions {
  */
 export function OnDocketEvent(
   type: DocketEventType | DocketEventType[],
-  options: { task?: string | TaskRef } = {},
+  options: { task?: TaskRef } = {},
 ): MethodDecorator {
-  const types = Array.isArray(type) ? [...type] : [type];
-  for (const t of types) {
-    if (!DOCKET_EVENT_TYPES.includes(t)) {
-      throw new TypeError(
-        `@OnDocketEvent: "${String(t)}" is not an event type (one of ${DOCKET_EVENT_TYPES.join(', ')})`,
-      );
-    }
-  }
+  const types = checkEventTypes(Array.isArray(type) ? [...type] : [type], '@OnDocketEvent');
   if (types.length === 0) throw new TypeError('@OnDocketEvent: give at least one event type');
   const listener: DocketEventListenerOptions = { types, task: options.task };
   return SetMetadata(DOCKET_EVENT_METADATA, listener);

@@ -47,8 +47,6 @@ export interface TaskDefinition {
   readonly parameters: (string | null)[];
   /** Whether the last parameter is a rest parameter (any number of arguments). */
   readonly rest: boolean;
-  /** `method.length`: parameters before the first one with a default. */
-  readonly arity: number;
   /** The options, checked and compiled at boot. */
   readonly plan: TaskPlan;
 }

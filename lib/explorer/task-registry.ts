@@ -22,10 +22,17 @@ export interface DocketEventListener {
 export class TaskRegistry {
   private readonly byName = new Map<string, TaskDefinition>();
   private readonly eventListeners: DocketEventListener[] = [];
+  private readonly wantedTypes = new Set<DocketEventType>();
 
   /** Add an `@OnDocketEvent` method (the explorer does, at module init). */
   addListener(listener: DocketEventListener): void {
     this.eventListeners.push(listener);
+    for (const type of listener.types) this.wantedTypes.add(type);
+  }
+
+  /** The event types some `@OnDocketEvent` method wants (none when there is no listener). */
+  get wantedEvents(): ReadonlySet<DocketEventType> {
+    return this.wantedTypes;
   }
 
   /** The `@OnDocketEvent` methods of this application. */

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { StrikeSync } from '../behaviours/strike-sync.js';
-import type { ResolvedDocketOptions } from '../config/resolve-options.js';
-import type { DocketWorkerOptions } from '../config/docket-module-options.interface.js';
+import type { ResolvedDocketOptions, ResolvedWorkerOptions } from '../config/resolve-options.js';
 import { DOCKET_OPTIONS, DOCKET_STORE } from '../docket.tokens.js';
 import { decodeArgs } from '../execution/codec.js';
 import { progressOf } from '../execution/events.js';
@@ -34,10 +33,7 @@ export interface DocketConfiguration {
   maxPayloadBytes: number;
   metrics: boolean;
   /** This process's worker options (`fallbackTask` when given), or false for a producer-only process. */
-  worker:
-    | (Required<Omit<DocketWorkerOptions, 'fallbackTask'>> &
-        Pick<DocketWorkerOptions, 'fallbackTask'>)
-    | false;
+  worker: ResolvedWorkerOptions | false;
 }
 
 /** A strike in effect: its identity and the condition it was given with. */
@@ -47,7 +43,7 @@ export interface StrikeInEffect {
 }
 
 /** How many tasks `explain()` counts ahead of a queued one, at most. */
-export const EXPLAIN_AHEAD_CAP = 10_000;
+const EXPLAIN_AHEAD_CAP = 10_000;
 
 /** How many tasks `snapshot()` lists in each list by default. */
 export const SNAPSHOT_LIMIT = 1_000;
@@ -209,6 +205,10 @@ export class DocketInspector {
   async explain(key: string): Promise<Explanation> {
     const now = Date.now();
     const record = await this.store.explain(key, now, this.liveSince(now), EXPLAIN_AHEAD_CAP);
+    if (record.reason !== 'finished' && record.reason !== 'running') {
+      const strike = await this.strikeOf(record.taskName, record.args);
+      if (strike) return { state: record.state, reason: 'struck', detail: strike };
+    }
     const explanation: Explanation = {
       state: record.state,
       reason: record.reason,
@@ -216,10 +216,6 @@ export class DocketInspector {
     };
     if (record.since !== undefined) explanation.since = new Date(record.since);
     if (record.until !== undefined) explanation.until = new Date(record.until);
-    if (record.reason !== 'finished' && record.reason !== 'running') {
-      const strike = await this.strikeOf(record.taskName, record.args);
-      if (strike) return { state: record.state, reason: 'struck', detail: strike };
-    }
     return explanation;
   }
 
@@ -230,7 +226,8 @@ export class DocketInspector {
     if (list.size === 0) return undefined;
     const decoded = decodeOrRaw(args);
     if (typeof decoded === 'string') return undefined;
-    const parameters = this.registry.get(task)?.parameters;
+    // as a worker matches it: the task's own parameters when this process knows the task
+    const parameters = this.registry.parametersOf(task, task);
     if (!list.matches(task, parameters, decoded)) return undefined;
     return `a strike in effect matches task ${task}${parameters ? ' and its arguments' : ''}: it is cancelled when its turn comes`;
   }

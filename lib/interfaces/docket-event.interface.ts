@@ -37,6 +37,6 @@ export interface DocketEvent {
 
 /** Which events `DocketClient.events()` passes on: of one task, of some types, or all. */
 export interface DocketEventFilter {
-  task?: string | TaskRef;
+  task?: TaskRef;
   types?: DocketEventType[];
 }

@@ -1,12 +1,10 @@
-import { DEFAULT_PRIORITY } from '../behaviours/priority.js';
-import type { StrikeSync } from '../behaviours/strike-sync.js';
 import type { Execution } from '../execution/execution.js';
 import type { TaskArgs, TaskRef } from '../execution/task-args.type.js';
 import type { AddOptions } from '../interfaces/execution.interface.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { DocketTracing } from '../observability/docket-tracing.js';
-import type { DocketStore, ScheduleOutcome, ScheduleRequest } from '../store/docket-store.js';
-import { checkKey, encodedArgs, requestedPriority } from './request-checks.js';
+import type { DocketStore, ScheduleRequest } from '../store/docket-store.js';
+import type { Requests } from './requests.js';
 import { newTaskKey } from './task-key.js';
 
 /**
@@ -33,31 +31,18 @@ export interface ScatterOptions {
 
 /** @internal What an agenda uses of the client that made it. */
 export interface AgendaPort {
-  maxKeyBytes: number;
-  maxPayloadBytes: number;
+  /** How the client's adds are checked and become requests and executions. */
+  requests: Pick<Requests, 'plan' | 'request' | 'blocked' | 'answered'>;
   store: Pick<DocketStore, 'scheduleAll'>;
-  strikes: Pick<StrikeSync, 'ready'>;
   metrics: DocketMetrics;
   tracing: DocketTracing;
-  /** The name of a task and the priority it declares (`UnknownTaskError` as `add` has it). */
-  resolve(task: TaskRef): { taskName: string; priority: number };
-  /** Whether a strike in effect blocks this add (the strikes loaded). */
-  struck(task: TaskRef, request: ScheduleRequest, args: readonly unknown[]): boolean;
-  executionOf(
-    request: ScheduleRequest,
-    args: readonly unknown[],
-    result: ScheduleOutcome,
-  ): Execution;
 }
 
-/** One task of an agenda: its key is fixed when it is added. */
+/** One task of an agenda: its key is fixed when it is added, its time by the scatter. */
 interface Entry {
   task: TaskRef;
-  taskName: string;
-  key: string;
   args: readonly unknown[];
-  encoded: string;
-  priority: number;
+  request: ScheduleRequest;
 }
 
 /**
@@ -97,20 +82,25 @@ export class Agenda {
         'agenda.add: scatter() gives the time; "when" and "delay" are not options here',
       );
     }
-    const { taskName, priority: declared } = this.port.resolve(task);
-    const priority = requestedPriority(options, declared);
-    if (options.key !== undefined) checkKey(options.key, this.port.maxKeyBytes, 'agenda.add');
+    const { taskName, priority } = this.port.requests.plan(task, timed, 'agenda.add');
     return (...args: unknown[]) => {
       const key = options.key ?? newTaskKey();
       if (this.keys.has(key))
         throw new TypeError(`agenda.add: the agenda already holds key ${key}`);
-      const encoded = encodedArgs(args, taskName, key, this.port.maxPayloadBytes);
+      // the scatter gives the time
+      const { request, bytes } = this.port.requests.request(
+        taskName,
+        args,
+        key,
+        0,
+        'add',
+        priority,
+      );
       if (this.entries.length >= AGENDA_MAX_TASKS) {
         throw new TypeError(
           `agenda.add: an agenda holds at most ${AGENDA_MAX_TASKS} tasks (its scatter is one atomic call); use several agendas`,
         );
       }
-      const bytes = Buffer.byteLength(encoded);
       if (this.bytes + bytes > AGENDA_MAX_BYTES) {
         throw new TypeError(
           `agenda.add: the arguments of an agenda take at most ${AGENDA_MAX_BYTES} bytes (its scatter is one atomic call); use several agendas`,
@@ -118,7 +108,7 @@ export class Agenda {
       }
       this.bytes += bytes;
       this.keys.add(key);
-      this.entries.push({ task, taskName, key, args, encoded, priority });
+      this.entries.push({ task, args, request });
       return this;
     };
   }
@@ -142,16 +132,7 @@ export class Agenda {
         last,
         Math.max(start, Math.floor(start + (i * over) / entries.length + offset)),
       );
-      const request: ScheduleRequest = {
-        key: entry.key,
-        taskName: entry.taskName,
-        args: entry.encoded,
-        when,
-        attempt: 1,
-        mode: 'add',
-      };
-      if (entry.priority !== DEFAULT_PRIORITY) request.priority = entry.priority;
-      return request;
+      return { ...entry.request, when };
     });
     return this.send(entries, requests, start, over);
   }
@@ -164,33 +145,29 @@ export class Agenda {
   ): Promise<Execution[]> {
     const { port } = this;
     const n = entries.length;
-    await port.strikes.ready();
-    entries.forEach((entry, i) => {
-      if (port.struck(entry.task, requests[i], entry.args)) {
+    for (const [i, entry] of entries.entries()) {
+      if (await port.requests.blocked(entry.task, requests[i], entry.args)) {
         throw new Error(
-          `agenda.scatter: a strike blocks task "${entry.taskName}" (key ${entry.key}, task ${i + 1} of ${n}); nothing was scheduled`,
+          `agenda.scatter: a strike blocks task "${entry.request.taskName}" (key ${entry.request.key}, task ${i + 1} of ${n}); nothing was scheduled`,
         );
       }
-    });
+    }
     const attributes = { 'docket.count': n, 'docket.when': start, 'docket.over': over };
     const outcome = await port.tracing.produce('docket.scatter', attributes, (trace) => {
       for (const request of requests) Object.assign(request, trace);
-      for (const { taskName } of entries) port.metrics.count('added', { task: taskName });
+      for (const { taskName } of requests) port.metrics.count('added', { task: taskName });
       return port.store.scheduleAll(requests, Date.now());
     });
     if (!outcome.written) {
       const which =
         outcome.index === undefined
           ? ''
-          : `key ${entries[outcome.index].key} (task ${outcome.index + 1} of ${n}) cannot be scheduled: `;
+          : `key ${requests[outcome.index].key} (task ${outcome.index + 1} of ${n}) cannot be scheduled: `;
       throw new Error(`agenda.scatter: nothing was scheduled: ${which}${outcome.error}`);
     }
-    return outcome.results.map((result, i) => {
-      if (result.disposition === 'scheduled') {
-        port.metrics.count('scheduled', { task: entries[i].taskName });
-      }
-      return port.executionOf(requests[i], entries[i].args, result);
-    });
+    return outcome.results.map((result, i) =>
+      port.requests.answered(requests[i], entries[i].args, result),
+    );
   }
 }
 

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Observable } from 'rxjs';
-import { DEFAULT_PRIORITY } from '../behaviours/priority.js';
 import { StrikeSync } from '../behaviours/strike-sync.js';
 import type { ResolvedDocketOptions } from '../config/resolve-options.js';
 import { DOCKET_METRICS, DOCKET_OPTIONS, DOCKET_STORE, DOCKET_TRACING } from '../docket.tokens.js';
@@ -8,7 +7,7 @@ import { Execution, type ExecutionSource } from '../execution/execution.js';
 import type { TaskArgs, TaskRef, TaskResult } from '../execution/task-args.type.js';
 import { TaskRegistry } from '../explorer/task-registry.js';
 import { DeadLetters } from '../inspection/dead-letters.js';
-import { DocketInspector, pausedOf } from '../inspection/docket-inspector.js';
+import { DocketInspector } from '../inspection/docket-inspector.js';
 import type {
   AddOptions,
   CancelOutcome,
@@ -20,12 +19,13 @@ import type { StrikeCondition } from '../interfaces/strike-condition.interface.j
 import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { DocketTracing } from '../observability/docket-tracing.js';
 import type { DocketStore, ScheduleRequest } from '../store/docket-store.js';
-import { sendMany } from './add-many.js';
+import { sendMany, type ManyItem } from './add-many.js';
 import { Agenda } from './agenda.js';
-import { checkKey, encodedArgs, requestedPriority, requestedTime } from './request-checks.js';
+import { checkKey, requestedTime } from './request-checks.js';
 import { executionOf, pauseTarget, strikeLogEntry, struckExecution } from './client-parts.js';
 import { EventFeed } from './event-feed.js';
 import { ScheduleBatcher } from './schedule-batcher.js';
+import { Requests } from './requests.js';
 import { newTaskKey } from './task-key.js';
 
 /** The producer API: schedule, replace and cancel tasks; inspect the docket. */
@@ -34,6 +34,7 @@ import { newTaskKey } from './task-key.js';
 // hook is internal) still satisfies its declarations.
 export class DocketClient {
   private readonly feed: EventFeed;
+  private readonly requests: Requests;
   /** @internal What the executions this client hands out read from. */
   readonly executionSource: ExecutionSource;
 
@@ -58,6 +59,15 @@ export class DocketClient {
       onReconnect: (listener) => store.onReconnect(listener),
       explain: (key) => inspector.explain(key),
     };
+    this.requests = new Requests({
+      maxKeyBytes: options.maxKeyBytes,
+      maxPayloadBytes: options.maxPayloadBytes,
+      strict: options.worker !== false,
+      registry,
+      strikes,
+      metrics,
+      source: this.executionSource,
+    });
   }
 
   /** @internal */
@@ -110,23 +120,24 @@ export class DocketClient {
     if ((options as AddOptions).key !== undefined) {
       throw new TypeError('addMany() gives each execution its own key: use add() for a known key');
     }
-    const taskName = this.registry.resolveName(task, this.options.worker !== false);
-    requestedTime(options);
-    const priority = requestedPriority(options, this.priorityOf(taskName));
+    const { taskName, priority } = this.requests.plan(task, options, 'addMany');
     return this.tracing.produce(
       'docket.addMany',
       { 'docket.task': taskName, 'docket.count': argsList.length },
       async (trace) => {
         // every item is checked before anything is sent: a bad one fails the call, not half of it
-        const prepared = argsList.map((args) =>
-          this.prepare(task, taskName, args, newTaskKey(), requestedTime(options), 'add', priority),
+        const requests = argsList.map((args) =>
+          this.prepare(taskName, args, newTaskKey(), requestedTime(options), 'add', priority),
         );
-        await this.strikes.ready();
-        const items = prepared.map(({ request, args }) =>
-          this.struck(task, request, args)
-            ? { done: struckExecution(this.executionSource, request, args) }
-            : { request: { ...request, ...trace }, args },
-        );
+        const items: ManyItem[] = [];
+        for (const [i, request] of requests.entries()) {
+          const args = argsList[i];
+          items.push(
+            (await this.requests.blocked(task, request, args))
+              ? { done: struckExecution(this.executionSource, request, args) }
+              : { request: { ...request, ...trace }, args },
+          );
+        }
         const executions = await sendMany(
           this.store,
           items,
@@ -147,19 +158,10 @@ export class DocketClient {
    */
   agenda(): Agenda {
     return new Agenda({
-      maxKeyBytes: this.options.maxKeyBytes,
-      maxPayloadBytes: this.options.maxPayloadBytes,
+      requests: this.requests,
       store: this.store,
-      strikes: this.strikes,
       metrics: this.metrics,
       tracing: this.tracing,
-      resolve: (task) => {
-        const taskName = this.registry.resolveName(task, this.options.worker !== false);
-        return { taskName, priority: this.priorityOf(taskName) };
-      },
-      struck: (task, request, args) => this.struck(task, request, args),
-      executionOf: (request, args, result) =>
-        executionOf(this.executionSource, request, args, result),
     });
   }
 
@@ -181,76 +183,41 @@ export class DocketClient {
     options: AddOptions,
     mode: 'add' | 'replace',
   ): (...args: unknown[]) => Promise<Execution> {
-    const taskName = this.registry.resolveName(task, this.options.worker !== false);
-    requestedTime(options); // a bad when or delay fails here, before anything is called
-    const priority = requestedPriority(options, this.priorityOf(taskName));
-    if (options.key !== undefined) checkKey(options.key, this.options.maxKeyBytes, mode);
+    const { taskName, priority } = this.requests.plan(task, options, mode);
     // Each call is its own execution: the default key and a delay are taken at call time.
     return async (...args: unknown[]) => {
       const key = options.key ?? newTaskKey();
-      const { request } = this.prepare(
-        task,
-        taskName,
-        args,
-        key,
-        requestedTime(options),
-        mode,
-        priority,
-      );
-      await this.strikes.ready();
-      if (this.struck(task, request, args))
+      const request = this.prepare(taskName, args, key, requestedTime(options), mode, priority);
+      if (await this.requests.blocked(task, request, args)) {
         return struckExecution(this.executionSource, request, args);
-      const execution = await this.tracing.produce(
+      }
+      return this.tracing.produce(
         `docket.${mode}`,
         { 'docket.task': taskName, 'docket.key': key, 'docket.when': request.when },
         async (trace) =>
-          executionOf(
-            this.executionSource,
+          this.requests.answered(
             request,
             args,
             await this.batcher.schedule({ ...request, ...trace }),
           ),
       );
-      if (execution.disposition === 'scheduled') {
-        this.metrics.count('scheduled', { task: taskName });
-      }
-      return execution;
     };
   }
 
-  /** The request of one call: its arguments encoded and checked against `maxPayloadBytes`. */
+  /** The request of one call (see `Requests.request`), counted as added or replaced. */
   private prepare(
-    task: TaskRef,
     taskName: string,
     args: readonly unknown[],
     key: string,
     when: number,
     mode: 'add' | 'replace',
     priority: number,
-  ): { request: ScheduleRequest; args: readonly unknown[] } {
-    const encoded = encodedArgs(args, taskName, key, this.options.maxPayloadBytes);
+  ): ScheduleRequest {
+    const { request } = this.requests.request(taskName, args, key, when, mode, priority);
     this.metrics.count(mode === 'add' ? 'added' : 'replaced', { task: taskName });
-    const request: ScheduleRequest = { key, taskName, args: encoded, when, attempt: 1, mode };
-    if (priority !== DEFAULT_PRIORITY) request.priority = priority;
-    return { request, args };
+    return request;
   }
 
-  /** The priority the task declares where it is registered (5 for a task known by name only). */
-  private priorityOf(taskName: string): number {
-    return this.registry.get(taskName)?.plan.priority ?? DEFAULT_PRIORITY;
-  }
-
-  /** Whether a strike in effect blocks this call (counted when it does). */
-  private struck(task: TaskRef, request: ScheduleRequest, args: readonly unknown[]): boolean {
-    const { taskName } = request;
-    if (!this.strikes.list.matches(taskName, this.registry.parametersOf(task, taskName), args)) {
-      return false;
-    }
-    this.metrics.count('stricken', { task: taskName });
-    return true;
-  }
-
-  /** The execution Redis answered for a request (the live one for a key already scheduled). */
   /**
    * Cancel `key`: a scheduled or queued task never starts; a running one has its `signal`
    * aborted and ends `cancelled`, whatever its handler does. `'cancelled'` means the execution
@@ -316,7 +283,7 @@ export class DocketClient {
    * due work is held in state `queued`, giving back any concurrency slot it had reserved. The
    * pause lives in Redis: it holds for every process and across restarts.
    */
-  async pause(task?: string | TaskRef): Promise<void> {
+  async pause(task?: TaskRef): Promise<void> {
     await this.store.pause(this.pauseTarget(task, 'pause'));
   }
 
@@ -325,13 +292,13 @@ export class DocketClient {
    * task and the docket both unpaused) starts again in its order, ahead of work added after
    * it. Resuming the docket leaves tasks paused by name paused, and the other way round.
    */
-  async resume(task?: string | TaskRef): Promise<void> {
+  async resume(task?: TaskRef): Promise<void> {
     await this.store.resume(this.pauseTarget(task, 'resume'));
   }
 
   /** What is paused: the whole docket, and the tasks paused by name. */
-  async paused(): Promise<{ docket: boolean; tasks: string[] }> {
-    return pausedOf(await this.store.pausedNames());
+  paused(): Promise<{ docket: boolean; tasks: string[] }> {
+    return this.inspector.paused();
   }
 
   /**
@@ -344,8 +311,8 @@ export class DocketClient {
     return this.feed.observe(filter);
   }
 
-  private pauseTarget(task: string | TaskRef | undefined, what: string): string {
-    const name = task === undefined ? undefined : this.registry.resolveName(task as TaskRef, false);
+  private pauseTarget(task: TaskRef | undefined, what: string): string {
+    const name = task === undefined ? undefined : this.registry.resolveName(task, false);
     return pauseTarget(name, this.options.maxKeyBytes, what);
   }
 

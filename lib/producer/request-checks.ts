@@ -40,24 +40,24 @@ export function requestedPriority(options: AddOptions, taskDefault: number): num
 }
 
 /**
- * The arguments of one call encoded (a TypeError names one that cannot be), checked against
- * `maxPayloadBytes` (`PayloadTooLargeError`).
+ * The arguments of one call encoded (a TypeError names one that cannot be) and their size in
+ * bytes, checked against `maxPayloadBytes` (`PayloadTooLargeError`).
  */
 export function encodedArgs(
   args: readonly unknown[],
   taskName: string,
   key: string,
   maxPayloadBytes: number,
-): string {
+): { encoded: string; bytes: number } {
   const encoded = encodeArgs(args);
-  const size = Buffer.byteLength(encoded);
-  if (size > maxPayloadBytes) {
+  const bytes = Buffer.byteLength(encoded);
+  if (bytes > maxPayloadBytes) {
     throw new PayloadTooLargeError(
-      `arguments of task "${taskName}" (key ${key}) are ${size} bytes serialized; ` +
+      `arguments of task "${taskName}" (key ${key}) are ${bytes} bytes serialized; ` +
         `maxPayloadBytes is ${maxPayloadBytes}`,
     );
   }
-  return encoded;
+  return { encoded, bytes };
 }
 
 /**

@@ -7,13 +7,7 @@ import type { TaskDefinition } from '../explorer/task-definition.js';
 import type { TaskRegistry } from '../explorer/task-registry.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { AdmissionRule } from '../store/admission.js';
-import type {
-  DocketStore,
-  EndStatus,
-  StartedTask,
-  StreamEntry,
-  TaskEnd,
-} from '../store/docket-store.js';
+import type { DocketStore, StartedTask, StreamEntry, TaskEnd } from '../store/docket-store.js';
 import type { Finisher } from './finisher.js';
 import { FlowControl, type Held } from './flow-control.js';
 import {
@@ -57,6 +51,8 @@ export interface DispatcherEnv {
 
 interface Claimable {
   message: TaskMessage;
+  /** The task that runs it: its own, or the fallback task. */
+  definition: TaskDefinition;
   admission: readonly AdmissionRule[];
 }
 
@@ -108,7 +104,7 @@ export class Dispatcher {
   }
 
   /** Messages read from the stream (or redelivered), to claim when their slots free. */
-  hold(entries: readonly StreamEntry[], redelivered: boolean): void {
+  private hold(entries: readonly StreamEntry[], redelivered: boolean): void {
     if (entries.length === 0) return;
     if (!this.open) {
       // read along after the tasks were handed back: hand these back too
@@ -193,7 +189,7 @@ export class Dispatcher {
       const checked = this.check(message);
       if ('end' in checked) void this.endUnrun(checked.end);
       else if (checked.admission && !isBadMessage(message)) {
-        claimable.push({ message, admission: checked.admission });
+        claimable.push({ message, definition: checked.definition, admission: checked.admission });
       }
     }
     if (claimable.length === 0) return;
@@ -203,11 +199,15 @@ export class Dispatcher {
 
   /**
    * What to do with one message before the claim: an end to write at once (dead letter,
-   * struck, over its `runAtMost` limit), nothing (it already runs here), or its admission.
+   * struck, over its `runAtMost` limit), nothing (it already runs here), or the task that
+   * runs it and its admission.
    */
   private check(
     message: TaskMessage | BadMessage,
-  ): { end: TaskEnd } | { admission?: readonly AdmissionRule[] } {
+  ):
+    | { end: TaskEnd }
+    | { admission?: undefined }
+    | { definition: TaskDefinition; admission: readonly AdmissionRule[] } {
     if (isBadMessage(message)) {
       return { end: { ...this.deadLetter(message, message.reason), outcome: 'rejected' } };
     }
@@ -241,7 +241,7 @@ export class Dispatcher {
       if (limit <= 0) return skip;
       limits!.set(message.key, limit - 1);
     }
-    return { admission };
+    return { definition, admission };
   }
 
   /** The task that runs a message naming `taskName`: its own, else the fallback task, if any. */
@@ -254,18 +254,14 @@ export class Dispatcher {
   private async endUnrun(end: TaskEnd): Promise<void> {
     this.ending++;
     try {
-      const status = await this.finish(end);
-      // a dead-lettered message (unknown task, wrong arguments) is an event; a skip is not
-      if (end.outcome === 'dead') this.events.ended(end, status);
+      const status = await this.env.finisher.finish(end);
+      // a dead-lettered or rejected message is an event (failed, dead), as the finish script
+      // publishes it; a skip is not
+      if (end.outcome !== 'cancelled' && status !== undefined) this.events.ended(end, status);
     } finally {
       this.ending--;
       if (this.idle()) this.env.onIdle();
     }
-  }
-
-  /** Write an end (what the finisher reads along with it comes back through `endRead`). */
-  private async finish(end: TaskEnd): Promise<EndStatus | undefined> {
-    return (await this.env.finisher.finish(end)).status;
   }
 
   private deadLetter(message: TaskMessage | BadMessage, reason: string): TaskEnd {
@@ -312,7 +308,7 @@ export class Dispatcher {
     this.flow.claimSettled(claimable.length);
     this.slotsChanged();
     const { metrics, worker } = this.env;
-    claimable.forEach(({ message, admission }, i) => {
+    claimable.forEach(({ message, definition, admission }, i) => {
       const labels = { task: message.taskName, worker };
       switch (statuses[i]) {
         case 'run':
@@ -320,7 +316,7 @@ export class Dispatcher {
           this.events.started(message, now);
           if (message.redelivered) metrics.count('redelivered', labels);
           metrics.punctuality(labels, (now - message.when) / 1_000);
-          this.execute(new RunningTask(message, now, admission));
+          this.execute(new RunningTask(message, definition, now, admission));
           return;
         case 'superseded':
           metrics.count('superseded', labels);
@@ -345,10 +341,9 @@ export class Dispatcher {
   }
 
   private execute(task: RunningTask): void {
-    const { message } = task;
+    const { message, definition } = task;
     this.running.add(task);
     this.flow.started();
-    const definition = this.definitionOf(message.taskName)!;
     let slotHeld = true;
     const freeSlot = () => {
       if (!slotHeld || task.abandoned) return;
@@ -365,7 +360,8 @@ export class Dispatcher {
         if (end) {
           // a next attempt of the key may start before this end is told: its start waits
           this.events.ending(message.key);
-          const status = await this.finish(end);
+          // what the finisher reads along with it comes back through `endRead`
+          const status = await this.env.finisher.finish(end);
           this.events.ended(end, status, task.startedAt);
           this.env.runner.counted(task, end, status);
         }

@@ -22,15 +22,9 @@ export interface FinisherEnv {
   disrupted(error: unknown): void;
 }
 
-/** What became of an end. */
-export interface Finished {
-  /** Undefined when the end could not be written (the worker stopped retrying). */
-  status?: EndStatus;
-}
-
 interface Queued {
   end: TaskEnd;
-  resolve: (finished: Finished) => void;
+  resolve: (status: EndStatus | undefined) => void;
 }
 
 /**
@@ -47,8 +41,11 @@ export class Finisher {
 
   constructor(private readonly env: FinisherEnv) {}
 
-  /** Resolves once the end is written (or the worker stopped trying). */
-  finish(end: TaskEnd): Promise<Finished> {
+  /**
+   * Resolves with the status of the end once it is written, or with undefined when it could
+   * not be (the worker stopped retrying).
+   */
+  finish(end: TaskEnd): Promise<EndStatus | undefined> {
     return new Promise((resolve) => {
       this.queue.push({ end, resolve });
       if (!this.scheduled) {
@@ -72,7 +69,7 @@ export class Finisher {
     }
     let result: { statuses: EndStatus[]; read: StreamEntry[] } = { statuses: [], read: [] };
     // a write whose reply was lost may have read along already: its retries read nothing
-    let count = this.retrying ? Math.max(0, this.env.beginRead()) : 0;
+    let count = this.retrying ? this.env.beginRead() : 0;
     let reading = count > 0;
     for (;;) {
       try {
@@ -98,7 +95,7 @@ export class Finisher {
       }
     }
     if (reading) this.env.endRead(result.read);
-    batch.forEach((b, i) => b.resolve({ status: result.statuses[i] }));
+    batch.forEach((b, i) => b.resolve(result.statuses[i]));
   }
 
   private write(

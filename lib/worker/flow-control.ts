@@ -71,7 +71,8 @@ export class FlowControl {
   beginRead(): number {
     if (this.readInFlight) return 0;
     const room = this.room();
-    if (room > 0) this.readInFlight = true;
+    if (room <= 0) return 0;
+    this.readInFlight = true;
     return room;
   }
 

@@ -3,69 +3,42 @@ import type { DocketEventListener, TaskRegistry } from '../explorer/task-registr
 import type { DocketEvent, DocketEventType } from '../interfaces/docket-event.interface.js';
 import type { EndStatus, TaskEnd } from '../store/docket-store.js';
 
-/**
- * Hand `event` to the `@OnDocketEvent` methods that want it. A listener that throws (or whose
- * promise rejects) is logged; the task never hears of it.
- */
-export function emitLocal(
-  listeners: readonly DocketEventListener[],
-  event: DocketEvent,
-  logger: Pick<Logger, 'error'>,
-): void {
-  for (const listener of listeners) {
-    if (!listener.types.has(event.type)) continue;
-    if (listener.task !== undefined && listener.task !== event.taskName) continue;
-    const failed = (error: unknown) =>
-      logger.error(
-        `@OnDocketEvent ${listener.source} threw on ${event.type} of ${event.taskName}(${event.key}): ${(error as Error)?.message ?? error}`,
-      );
-    try {
-      const returned = listener.call(event);
-      if (returned && typeof (returned as Promise<unknown>).then === 'function') {
-        (returned as Promise<unknown>).then(undefined, failed);
-      }
-    } catch (error) {
-      failed(error);
-    }
-  }
+/** What an event says besides its type and execution. */
+interface EventBase {
+  worker: string;
+  at: Date;
+  durationMs?: number;
 }
 
 /**
- * The events of an end that was written (`status` 'ok', or 'cancelled' when a recorded cancel
- * won): what the finish script published for it, in the same order.
+ * The types of the events of an end that was written (`status` 'ok', or 'cancelled' when a
+ * recorded cancel won): what the finish script published for it, in the same order.
  */
-export function endEvents(
-  end: TaskEnd,
-  status: EndStatus | undefined,
-  base: { worker: string; at: Date; durationMs?: number },
-): DocketEvent[] {
-  if (status === 'cancelled') return [event('cancelled', end, base)];
+function endTypes(end: TaskEnd, status: EndStatus | undefined): readonly DocketEventType[] {
+  if (status === 'cancelled') return ['cancelled'];
   if (status !== 'ok') return [];
   switch (end.outcome) {
     case 'completed':
-      return [event('completed', end, base)];
+      return ['completed'];
     case 'cancelled':
-      return [event('cancelled', end, base)];
+      return ['cancelled'];
     case 'retry':
-      return [event('retrying', { ...end, attempt: end.attempt - 1 }, base)];
+      return ['retrying'];
     case 'failed':
-      return [event('failed', end, base)];
+      return ['failed'];
     case 'dead':
     case 'rejected':
-      return [event('failed', end, base), event('dead', end, base)];
+      return ['failed', 'dead'];
   }
 }
 
-function event(
-  type: DocketEventType,
-  end: TaskEnd,
-  base: { worker: string; at: Date; durationMs?: number },
-): DocketEvent {
+/** The event of `type` for an end; `attempt` is the one it tells of. */
+function event(type: DocketEventType, end: TaskEnd, base: EventBase, attempt: number): DocketEvent {
   const out: DocketEvent = {
     type,
     key: end.key,
     taskName: end.taskName,
-    attempt: end.attempt,
+    attempt,
     worker: base.worker,
     at: base.at,
   };
@@ -79,22 +52,22 @@ function event(
 /**
  * What a worker tells its application's `@OnDocketEvent` methods: starts after its claims, ends
  * after its end writes. A start of a key whose previous attempt's end is being written waits
- * for that end to be told, so that `retrying` comes before the next `started`. Nothing is
- * done when the application has no listener.
+ * for that end to be told, so that `retrying` comes before the next `started`. Only the types
+ * some listener wants are built; nothing is done when the application has no listener.
  */
 export class LocalEvents {
-  /** Keys whose end is being written, with the starts to tell after it. */
+  /** Keys whose end is being written, with the starts to tell after it ('started' wanted). */
   private readonly telling = new Map<string, DocketEvent[]>();
 
   constructor(
-    private readonly registry: Pick<TaskRegistry, 'listeners'>,
+    private readonly registry: Pick<TaskRegistry, 'listeners' | 'wantedEvents'>,
     private readonly worker: string,
     private readonly logger: Pick<Logger, 'error'>,
   ) {}
 
   /** A claimed message starts now. */
   started(message: { key: string; taskName: string; attempt: number }, now: number): void {
-    if (this.registry.listeners.length === 0) return;
+    if (!this.registry.wantedEvents.has('started')) return;
     const { key, taskName, attempt } = message;
     const event: DocketEvent = {
       type: 'started',
@@ -106,25 +79,60 @@ export class LocalEvents {
     };
     const waiting = this.telling.get(key);
     if (waiting) waiting.push(event);
-    else emitLocal(this.registry.listeners, event, this.logger);
+    else this.emit(event);
   }
 
-  /** The end of `key` is about to be written. */
+  /** The end of `key` is about to be written (a start of it waits: told only when wanted). */
   ending(key: string): void {
-    if (this.registry.listeners.length > 0) this.telling.set(key, []);
+    if (this.registry.wantedEvents.has('started')) this.telling.set(key, []);
   }
 
   /** An end was written (or not: `status` undefined): its events, then the starts that waited. */
   ended(end: TaskEnd, status: EndStatus | undefined, startedAt?: number): void {
-    const { listeners } = this.registry;
-    const waiting = this.telling.get(end.key) ?? [];
-    this.telling.delete(end.key);
-    if (listeners.length === 0) return;
-    const now = Date.now();
-    const base = { worker: this.worker, at: new Date(now) };
-    const timed = startedAt === undefined ? base : { ...base, durationMs: now - startedAt };
-    for (const event of [...endEvents(end, status, timed), ...waiting]) {
-      emitLocal(listeners, event, this.logger);
+    const wanted = this.registry.wantedEvents;
+    if (wanted.size === 0) return;
+    let waiting: DocketEvent[] | undefined;
+    if (this.telling.size > 0) {
+      waiting = this.telling.get(end.key);
+      this.telling.delete(end.key);
     }
+    const types = endTypes(end, status).filter((type) => wanted.has(type));
+    if (types.length > 0) {
+      const now = Date.now();
+      const base: EventBase = { worker: this.worker, at: new Date(now) };
+      if (startedAt !== undefined) base.durationMs = now - startedAt;
+      for (const type of types) {
+        // `retrying` tells of the attempt that failed; the end carries the next one
+        this.emit(event(type, end, base, type === 'retrying' ? end.attempt - 1 : end.attempt));
+      }
+    }
+    if (waiting) for (const start of waiting) this.emit(start);
+  }
+
+  /**
+   * Hand `event` to the `@OnDocketEvent` methods that want it. A listener that throws (or whose
+   * promise rejects) is logged; the task never hears of it.
+   */
+  private emit(event: DocketEvent): void {
+    for (const listener of this.registry.listeners) {
+      if (!listener.types.has(event.type)) continue;
+      if (listener.task !== undefined && listener.task !== event.taskName) continue;
+      try {
+        const returned = listener.call(event);
+        if (returned && typeof (returned as Promise<unknown>).then === 'function') {
+          (returned as Promise<unknown>).then(undefined, (error: unknown) =>
+            this.failed(listener, event, error),
+          );
+        }
+      } catch (error) {
+        this.failed(listener, event, error);
+      }
+    }
+  }
+
+  private failed(listener: DocketEventListener, event: DocketEvent, error: unknown): void {
+    this.logger.error(
+      `@OnDocketEvent ${listener.source} threw on ${event.type} of ${event.taskName}(${event.key}): ${(error as Error)?.message ?? error}`,
+    );
   }
 }

@@ -1,4 +1,5 @@
 import type { PerpetualIntent } from '../behaviours/perpetual.js';
+import type { TaskDefinition } from '../explorer/task-definition.js';
 import type { AdmissionRule } from '../store/admission.js';
 import type { TaskMessage } from './message.js';
 
@@ -13,6 +14,8 @@ export class RunningTask {
 
   constructor(
     readonly message: TaskMessage,
+    /** The task that runs it: its own, or the fallback task. */
+    readonly definition: TaskDefinition,
     readonly startedAt: number,
     /** The admission rules it was claimed with. */
     readonly admission: readonly AdmissionRule[],

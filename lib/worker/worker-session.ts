@@ -38,7 +38,8 @@ export interface SessionEnv {
 interface Part {
   name: string;
   start(): unknown;
-  stop(): unknown;
+  /** `signal`: the process signal that asked the worker to stop, if one did. */
+  stop(signal?: string): unknown;
 }
 
 /**
@@ -61,7 +62,6 @@ export class WorkerSession {
   private idleWaiters: (() => void)[] = [];
   private abandoned = false;
   private readonly cut = new AbortController();
-  private signal?: string;
   /** 'running' until `stop()`, then 'draining'. */
   state: 'running' | 'draining' = 'running';
 
@@ -167,7 +167,7 @@ export class WorkerSession {
         start: () => worker.scheduleAutomaticTasks && seeding.start(),
         stop: () => seeding.stop(),
       },
-      { name: 'drain', start: () => undefined, stop: () => this.drain() },
+      { name: 'drain', start: () => undefined, stop: (signal) => this.drain(signal) },
       {
         name: 'scheduler',
         start: () => env.scheduler.start(disrupted),
@@ -192,7 +192,7 @@ export class WorkerSession {
         await part.start();
         if (this.stopping.signal.aborted) {
           // `stop()` ran while this part started: it did not see it, so it is stopped here
-          await part.stop();
+          await part.stop(this.stopSignal());
           return;
         }
         this.started++;
@@ -218,28 +218,34 @@ export class WorkerSession {
   async stop(signal?: string): Promise<void> {
     if (this.state === 'draining') return;
     this.state = 'draining';
-    this.signal = signal;
-    this.stopping.abort();
+    this.stopping.abort(new StopRequest(signal));
     // Ends still get written, but one that fails is no longer retried: redelivery takes over.
     this.finisher.stopRetrying();
     this.dispatcher.drain();
     // a part still starting is stopped by startParts once its start ends
     await within(this.starting, this.env.worker.minimumCheckInterval + 1_000);
-    for (let i = this.started - 1; i >= 0; i--) await this.parts[i].stop();
+    for (let i = this.started - 1; i >= 0; i--) await this.parts[i].stop(signal);
     this.reader.close();
+  }
+
+  /** The process signal that asked `stop()` to run, if one did. */
+  private stopSignal(): string | undefined {
+    const reason: unknown = this.stopping.signal.reason;
+    return reason instanceof StopRequest ? reason.signal : undefined;
   }
 
   /**
    * Running tasks finish up to `shutdownTimeout`; what is left is aborted and handed back at
-   * once, for another worker to take (not counted as a vanished delivery).
+   * once, for another worker to take (not counted as a vanished delivery). `signal` is named
+   * in the log line.
    */
-  private async drain(): Promise<void> {
+  private async drain(signal?: string): Promise<void> {
     // Messages read ahead or being claimed still start: the drain waits for them too.
     if (!this.dispatcher.idle() && !this.cut.signal.aborted) {
       const { shutdownTimeout } = this.env.worker;
       this.logger.log(
         `shutting down: waiting up to ${seconds(shutdownTimeout)} for ${this.dispatcher.running.size} running task(s)` +
-          (this.signal ? ` (${this.signal} again stops now and hands them back)` : ''),
+          (signal ? ` (${signal} again stops now and hands them back)` : ''),
       );
       const idle = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
       const cut = new Promise<void>((resolve) =>
@@ -269,6 +275,13 @@ export class WorkerSession {
   private becameIdle(): void {
     for (const resolve of this.idleWaiters.splice(0)) resolve();
     this.loop.becameIdle();
+  }
+}
+
+/** Why the session stops: `stop()` was called, by the process signal `signal` if one. */
+class StopRequest extends Error {
+  constructor(readonly signal: string | undefined) {
+    super('the worker is stopping');
   }
 }
 

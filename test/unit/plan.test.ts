@@ -18,7 +18,6 @@ function definition(
     ctxIndex: -1,
     parameters,
     rest: false,
-    arity: parameters.length,
   };
 }
 
