@@ -62,7 +62,8 @@ export class DashboardService implements OnModuleInit {
       docket: this.docket.client.name,
       takenAt: new Date().toISOString(),
       readOnly: !actionsAllowed(this.options),
-      counts,
+      // the live workers listed below, counted once
+      counts: { ...counts, workers: workers.length },
       paused,
       tasks: taskViews(workers, paused),
       sampleInterval: this.options.sampleInterval,
