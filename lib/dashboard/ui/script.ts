@@ -25,6 +25,7 @@ export const DASHBOARD_SCRIPT =
   let again = false;
   let paused = { docket: false, tasks: [] };
   let explaining = null;
+  let explainedFinished = false;
 
   const $ = (selector) => document.querySelector(selector);
   const now = () => Date.now() + skew;
@@ -97,9 +98,11 @@ export const DASHBOARD_SCRIPT =
     return act('resume', task ? { task } : {}).then((r) => r && toast('Resumed ' + what));
   }
 
-  // Why a waiting task waits: shown above the list, read again on each refresh while open.
+  // Why a waiting task waits: shown above the list, read again when its row changes, and after
+  // its task leaves the list until it has finished.
   function explain(key) {
     explaining = key;
+    explainedFinished = false;
     $('#explain').hidden = false;
     $('#explain-key').textContent = key;
     $('#explain-reason').textContent = '…';
@@ -119,7 +122,9 @@ export const DASHBOARD_SCRIPT =
     } catch (e) {
       error = e;
     }
-    if (explaining === key) renderExplain(data, error);
+    if (explaining !== key) return;
+    explainedFinished = data !== null && data.reason === 'finished';
+    renderExplain(data, error);
   }
 
   function renderExplain(data, error) {
@@ -139,6 +144,12 @@ export const DASHBOARD_SCRIPT =
     for (const row of $('#scheduled').tBodies[0].rows) row.classList.toggle('selected', row.dataset.key === explaining);
   }
 
+  function explainedRow() {
+    if (explaining === null) return null;
+    for (const row of $('#scheduled').tBodies[0].rows) if (row.dataset.key === explaining) return row;
+    return null;
+  }
+
   function renderRunning(items) {
     fill($('#running'), items, (t) => t.key, (t, previous) => {
       const progress = bar(t.progress, previous && previous.querySelector('.progress'));
@@ -154,6 +165,7 @@ export const DASHBOARD_SCRIPT =
   }
 
   function renderScheduled(data) {
+    const before = explainedRow();
     fill($('#scheduled'), data.tasks, (t) => t.key, (t) =>
       h('tr', null,
         h('td', null, time(t.when, 'until')),
@@ -169,6 +181,10 @@ export const DASHBOARD_SCRIPT =
     const more = $('#scheduled-more');
     more.hidden = data.total <= data.tasks.length;
     more.textContent = 'showing ' + data.tasks.length + ' of ' + data.total;
+    // rows are kept while their data is unchanged (see fill): a kept row keeps its explanation
+    const row = explainedRow();
+    const stale = row ? row !== before : !explainedFinished;
+    return explaining !== null && stale ? loadExplain() : null;
   }
 
   function renderFailures(data) {
@@ -302,7 +318,7 @@ export const DASHBOARD_SCRIPT =
   const LOADERS = {
     overview: null,
     running: () => get('running').then(renderRunning),
-    scheduled: () => Promise.all([get('scheduled').then(renderScheduled), loadExplain()]),
+    scheduled: () => get('scheduled').then(renderScheduled),
     failures: () => get('failures').then(renderFailures),
     strikes: () => get('strikes').then(renderStrikes),
     workers: () => get('workers').then((w) => renderWorkers($('#workers'), w)),
