@@ -9,6 +9,7 @@ import {
 import type { StrikeCondition, StrikeOperator, WorkerInfo } from '../public-api.js';
 import { isoOrNull } from '../util/dates.js';
 import { InvalidValueError, parseTypedValue } from '../util/typed-value.js';
+import { unknownTask } from '../util/unknown-task.js';
 import { DOCKET_DASHBOARD_OPTIONS, SCHEDULED_LIMIT } from './dashboard.constants.js';
 import { DashboardDocket } from './dashboard-docket.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
@@ -167,7 +168,7 @@ export class DashboardService implements OnModuleInit {
     const key = requireKey(given);
     const why = await this.docket.inspector.explain(key);
     if (why.state === 'missing') {
-      throw new NotFoundException(`no task ${key} (never added here, or its record expired)`);
+      throw new NotFoundException(unknownTask(key));
     }
     const view: ExplanationView = { key, state: why.state, reason: why.reason, detail: why.detail };
     if (why.since) view.since = isoOrNull(why.since) ?? undefined;
