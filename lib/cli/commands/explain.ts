@@ -16,17 +16,13 @@ export function registerExplain(program: Command): void {
     .addOption(jsonOption())
     .action(async (key: string, flags: { json?: boolean }, cmd: Command) => {
       const target = targetOf(cmd);
-      const why = await withDocket(
-        target,
-        async ({ inspector }) => {
-          const explanation = await inspector.explain(key);
-          if (explanation.state === 'missing') {
-            throw new CliError(unknownTask(key, `docket '${target.name}'`));
-          }
-          return explanation;
-        },
-        { used: true },
-      );
+      const why = await withDocket(target, async ({ inspector }) => {
+        const explanation = await inspector.explain(key);
+        if (explanation.state === 'missing') {
+          throw new CliError(unknownTask(key, `docket '${target.name}'`));
+        }
+        return explanation;
+      });
       if (flags.json) {
         console.log(toJson(why));
         return;

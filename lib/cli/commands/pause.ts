@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { neverUsed, targetOf, withDocket } from '../context.js';
+import { targetOf, withDocket } from '../context.js';
 import { toJson } from '../format.js';
 import { jsonOption } from '../options.js';
 
@@ -16,11 +16,7 @@ export function registerPause(program: Command): void {
     .argument('[task]', 'a task name (none = the whole docket)')
     .action(async (task: string | undefined, _flags: unknown, cmd: Command) => {
       const target = targetOf(cmd);
-      await withDocket(target, async (docket) => {
-        const unused = await neverUsed(docket, target);
-        if (unused) console.error(`note: ${unused}`);
-        await docket.client.pause(task);
-      });
+      await withDocket(target, ({ client }) => client.pause(task), { used: 'warn' });
       console.log(`Paused ${what(target.name, task)}: its work waits, queued, for docket resume`);
     });
 
@@ -30,14 +26,10 @@ export function registerPause(program: Command): void {
     .argument('[task]', 'a task name (none = the whole docket)')
     .action(async (task: string | undefined, _flags: unknown, cmd: Command) => {
       const target = targetOf(cmd);
-      const still = await withDocket(
-        target,
-        async (docket) => {
-          await docket.client.resume(task);
-          return docket.client.paused();
-        },
-        { used: true },
-      );
+      const still = await withDocket(target, async (docket) => {
+        await docket.client.resume(task);
+        return docket.client.paused();
+      });
       console.log(`Resumed ${what(target.name, task)}`);
       if (still.docket) console.log(`note: the whole docket is still paused (docket resume)`);
       if (still.tasks.length > 0)
@@ -50,7 +42,7 @@ export function registerPause(program: Command): void {
     .addOption(jsonOption())
     .action(async (flags: { json?: boolean }, cmd: Command) => {
       const target = targetOf(cmd);
-      const paused = await withDocket(target, (docket) => docket.client.paused(), { used: true });
+      const paused = await withDocket(target, (docket) => docket.client.paused());
       if (flags.json) console.log(toJson(paused));
       else if (!paused.docket && paused.tasks.length === 0) {
         console.log(`Nothing is paused in docket '${target.name}'`);

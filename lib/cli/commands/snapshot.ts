@@ -173,10 +173,8 @@ export function registerSnapshot(program: Command): void {
     .addOption(jsonOption())
     .action(async (flags: { stats?: boolean; json?: boolean; limit: number }, cmd: Command) => {
       const target = targetOf(cmd);
-      const snapshot = await withDocket(
-        target,
-        ({ client }) => client.snapshot({ limit: flags.limit }),
-        { used: true },
+      const snapshot = await withDocket(target, ({ client }) =>
+        client.snapshot({ limit: flags.limit }),
       );
       if (flags.json) {
         const out = flags.stats ? { ...snapshot, stats: taskStats(snapshot) } : snapshot;

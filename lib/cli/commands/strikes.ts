@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { StrikeCondition, StrikeInEffect, StrikeOperator } from '../../public-api.js';
 import { CliError, usageError } from '../cli-error.js';
-import { neverUsed, targetOf, withDocket, type Docket, type Target } from '../context.js';
+import { targetOf, withDocket, type Docket, type Target } from '../context.js';
 import { color, jsonReplacer, table, toJson } from '../format.js';
 import { jsonOption } from '../options.js';
 import { describeValue, InvalidValueError, parseTypedValue } from '../../util/typed-value.js';
@@ -133,9 +133,7 @@ function registerList(program: Command): void {
     .addOption(jsonOption())
     .action(async (flags: { json?: boolean }, cmd: Command) => {
       const target = targetOf(cmd);
-      const strikes = await withDocket(target, ({ inspector }) => inspector.strikes(), {
-        used: true,
-      });
+      const strikes = await withDocket(target, ({ inspector }) => inspector.strikes());
       if (flags.json) console.log(toJson(strikes.map(strikeJson)));
       else if (strikes.length === 0) console.log(`No strikes in effect in docket '${target.name}'`);
       else {
@@ -201,17 +199,13 @@ function register(program: Command, verb: 'strike' | 'restore'): void {
         );
         const target = targetOf(cmd);
         if (verb === 'restore') {
-          await withDocket(target, (docket) => restore(docket, target, condition), { used: true });
+          await withDocket(target, (docket) => restore(docket, target, condition));
           console.log(`Restored ${describeCondition(condition)}`);
           return;
         }
         console.log(`Striking ${describeCondition(condition)}`);
-        await withDocket(target, async (docket) => {
-          // a strike on a docket nobody uses is legal (it waits for it), but often a typo
-          const unused = await neverUsed(docket, target);
-          if (unused) console.error(`note: ${unused}`);
-          await docket.client.strike(condition);
-        });
+        // a strike on a docket nobody uses is legal (it waits for it), but often a typo
+        await withDocket(target, ({ client }) => client.strike(condition), { used: 'warn' });
       },
     );
 }
