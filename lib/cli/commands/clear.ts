@@ -21,13 +21,11 @@ export function registerClear(program: Command): void {
           running > 0 ? `; ${count(running)} running ${running === 1 ? 'goes' : 'go'} on` : '';
         const go = await confirm(
           {
+            count: queued + scheduled,
             plan:
               `Clearing ${where} removes ${plural(queued + scheduled, 'task')} ` +
               `(${count(queued)} queued, ${count(scheduled)} scheduled)${goOn}`,
-            empty:
-              queued + scheduled === 0
-                ? `Nothing to clear in ${where}: no queued or scheduled task${goOn}`
-                : undefined,
+            nothing: `Nothing to clear in ${where}: no queued or scheduled task${goOn}`,
           },
           flags.yes,
         );

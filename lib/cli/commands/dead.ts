@@ -67,8 +67,9 @@ export function registerDead(program: Command): void {
         const where = describeTarget(target);
         const go = await confirm(
           {
+            count: deadLetters,
             plan: `Purging ${where} deletes ${plural(deadLetters, 'dead letter')}`,
-            empty: deadLetters === 0 ? `Nothing to purge in ${where}: no dead letters` : undefined,
+            nothing: `Nothing to purge in ${where}: no dead letters`,
           },
           flags.yes,
         );
