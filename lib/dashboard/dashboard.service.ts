@@ -176,15 +176,14 @@ export class DashboardService implements OnModuleInit {
     return view;
   }
 
-  /** Pause the docket (no `task`) or one task by name; answers what is paused now. */
-  async pause(body: unknown): Promise<{ paused: PausedView }> {
-    await this.docket.client.pause(pauseTarget(body)).catch(badRequest);
-    return { paused: await this.docket.inspector.paused() };
-  }
-
-  /** Resume the docket (no `task`) or one task by name; answers what is paused now. */
-  async resume(body: unknown): Promise<{ paused: PausedView }> {
-    await this.docket.client.resume(pauseTarget(body)).catch(badRequest);
+  /**
+   * Pause (`on`) or resume the docket (no `task`) or one task by name; answers what is paused
+   * now.
+   */
+  async setPaused(body: unknown, on: boolean): Promise<{ paused: PausedView }> {
+    const task = pauseTarget(body);
+    const { client } = this.docket;
+    await (on ? client.pause(task) : client.resume(task)).catch(badRequest);
     return { paused: await this.docket.inspector.paused() };
   }
 

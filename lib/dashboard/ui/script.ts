@@ -85,17 +85,15 @@ export const DASHBOARD_SCRIPT =
     });
   }
 
-  function pause(task) {
+  // Pause (on) or resume the docket (no task) or one task; only a pause asks first.
+  function setPaused(task, on) {
     const what = task ? 'task ' + task : 'the docket';
-    const question = task
-      ? 'Pause task ' + task + '? None of its tasks starts on any worker until it is resumed; running ones finish, the others wait.'
-      : 'Pause the docket? No task starts on any worker until it is resumed; running ones finish, the others wait.';
-    return act('pause', task ? { task } : {}, question).then((r) => r && toast('Paused ' + what));
-  }
-
-  function resume(task) {
-    const what = task ? 'task ' + task : 'the docket';
-    return act('resume', task ? { task } : {}).then((r) => r && toast('Resumed ' + what));
+    const question = on
+      ? 'Pause ' + what + '? ' + (task ? 'None of its tasks starts' : 'No task starts') +
+        ' on any worker until it is resumed; running ones finish, the others wait.'
+      : null;
+    return act(on ? 'pause' : 'resume', task ? { task } : {}, question)
+      .then((r) => r && toast((on ? 'Paused ' : 'Resumed ') + what));
   }
 
   // Why a waiting task waits: shown above the list, read again when its row changes, and after
@@ -228,8 +226,8 @@ export const DASHBOARD_SCRIPT =
           ? h('span', { class: 'pill paused', title: 'nothing of it starts until it is resumed' }, 'PAUSED')
           : h('span', { class: 'muted' }, t.docketPaused ? 'paused with the docket' : 'runs')),
         actionCell(t.paused
-          ? button('Resume', 'resume', t.name, () => resume(t.name))
-          : button('Pause', 'pause', t.name, () => pause(t.name), true))));
+          ? button('Resume', 'resume', t.name, () => setPaused(t.name, false))
+          : button('Pause', 'pause', t.name, () => setPaused(t.name, true), true))));
   }
 
   function renderPaused(data) {
@@ -374,7 +372,7 @@ export const DASHBOARD_SCRIPT =
   $('#retry-all').addEventListener('click', () =>
     act('retry', { all: true }, 'Retry every dead letter?').then((r) => r && toast('Retried ' + r.retried + ' task(s)')));
 
-  $('#pause-docket').addEventListener('click', () => (paused.docket ? resume() : pause()));
+  $('#pause-docket').addEventListener('click', () => setPaused(null, !paused.docket));
 
   $('#explain-close').addEventListener('click', () => {
     explaining = null;
