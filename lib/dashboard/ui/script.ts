@@ -224,7 +224,7 @@ export const DASHBOARD_SCRIPT =
         h('td', null, String(t.workers)),
         h('td', null, t.paused
           ? h('span', { class: 'pill paused', title: 'nothing of it starts until it is resumed' }, 'PAUSED')
-          : h('span', { class: 'muted' }, t.docketPaused ? 'paused with the docket' : 'runs')),
+          : h('span', { class: 'hint' }, t.docketPaused ? 'paused with the docket' : 'runs')),
         actionCell(t.paused
           ? button('Resume', 'resume', t.name, () => setPaused(t.name, false))
           : button('Pause', 'pause', t.name, () => setPaused(t.name, true), true))));
@@ -233,9 +233,8 @@ export const DASHBOARD_SCRIPT =
   function renderPaused(data) {
     paused = data.paused;
     $('#docket-paused').hidden = !paused.docket;
-    body.dataset.paused = String(paused.docket);
     const toggle = $('#pause-docket');
-    toggle.hidden = READ_ONLY;
+    toggle.hidden = false; // hidden until its state is known (read-only pages hide it by CSS)
     toggle.textContent = paused.docket ? 'Resume docket' : 'Pause docket';
     toggle.dataset.action = paused.docket ? 'resume-docket' : 'pause-docket';
     toggle.className = 'action' + (paused.docket ? '' : ' danger');
