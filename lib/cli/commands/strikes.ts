@@ -77,7 +77,7 @@ export function describeCondition(c: StrikeCondition): string {
  * `value` as `strike` and `restore` take it: `int:7`, `float:1.5`, `bool:true`, `date:…`,
  * `json:…`, or a string as it is (`str:…` when it would read as something else).
  */
-export function typedArgument(value: unknown): string {
+function typedArgument(value: unknown): string {
   switch (typeof value) {
     case 'string':
       return value !== '' && parseTypedValue(value) === value && !/^[+-]?\d+(\.\d+)?$/.test(value)
@@ -96,7 +96,7 @@ export function typedArgument(value: unknown): string {
 }
 
 /** The arguments of `docket restore` that lift the strike given with `c`. */
-export function conditionArguments(c: StrikeCondition): string[] {
+function conditionArguments(c: StrikeCondition): string[] {
   const task = typeof c.task === 'string' ? c.task : '*';
   if (!c.parameter) return [task];
   const values = c.operator === 'between' ? (c.value as unknown[]) : [c.value];
@@ -115,7 +115,7 @@ function strikeJson({ condition: c }: StrikeInEffect) {
 }
 
 /** The strikes in effect as a table whose cells are the arguments that restore each one. */
-export function renderStrikes(strikes: StrikeInEffect[]): string {
+function renderStrikes(strikes: StrikeInEffect[]): string {
   return table(
     ['Task', 'Parameter', 'Operator', 'Value'],
     strikes.map(({ condition }) => {
