@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { CliError } from '../../../lib/cli/cli-error.js';
-import { confirm, type Terminal } from '../../../lib/cli/confirm.js';
+import { CliError } from '../../lib/cli/cli-error.js';
+import { confirm, type Terminal } from '../../lib/cli/confirm.js';
 
 /** A terminal whose keyboard is `typed` (or none, for a pipe), and what it showed. */
 function terminal(typed: string | null, tty = true) {
