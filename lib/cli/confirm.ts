@@ -40,24 +40,34 @@ function ask(terminal: Terminal, question: string): Promise<string | null> {
   });
 }
 
+/** What a command that deletes would do: see `confirm`. */
+export interface Deletion {
+  /** How much there is to delete. */
+  count: number;
+  /** What it would do: to which docket, how much. */
+  plan: string;
+  /** What to say instead when `count` is 0. */
+  nothing: string;
+}
+
 /**
- * Get the go-ahead for a command that deletes: `plan` says what it would do (to which docket,
- * how much), `empty` what to say instead when there is nothing to delete. Without a terminal and
- * without `--yes` it is a usage error, whatever there is to delete, so that a script learns at
- * its first run that it needs `--yes` and never deletes by accident. `--yes` goes ahead,
- * printing the plan; on a terminal the user is asked and must answer y or yes. Resolves true
- * to go ahead, false when there is nothing to do; throws when not confirmed.
+ * Get the go-ahead for a command that deletes (`docket clear`, `docket dead purge`). Without a
+ * terminal and without `--yes` it is a usage error, whatever there is to delete, so that a
+ * script learns at its first run that it needs `--yes` and never deletes by accident. With
+ * nothing to delete it says so; `--yes` goes ahead, printing the plan; on a terminal the user is
+ * asked and must answer y or yes. Resolves true to go ahead, false when there is nothing to do;
+ * throws when not confirmed.
  */
 export async function confirm(
-  request: { plan: string; empty?: string },
+  request: Deletion,
   yes: boolean | undefined,
   terminal: Terminal = PROCESS_TERMINAL,
 ): Promise<boolean> {
   if (!yes && terminal.input.isTTY !== true) {
     throw usageError(`${request.plan}; give --yes to go ahead (there is no terminal to ask on)`);
   }
-  if (request.empty !== undefined) {
-    terminal.log(request.empty);
+  if (request.count === 0) {
+    terminal.log(request.nothing);
     return false;
   }
   if (yes) {

@@ -60,7 +60,6 @@ export function targetOf(command: Command): Target {
 export interface Docket {
   client: DocketClient;
   inspector: DocketInspector;
-  app: INestApplicationContext;
 }
 
 /** `docket 'orders' on redis://…/0`: the target of a command, its password masked. */
@@ -87,15 +86,23 @@ export async function neverUsed(docket: Docket, target: Target): Promise<string 
 }
 
 /**
+ * What `withDocket` does about a docket never used on its database (see `neverUsed`): an error
+ * ('require': an empty answer would look like an idle docket), a note on stderr before going on
+ * ('warn': for writes that are legal there, but often a typo), or nothing (false).
+ */
+export type UsedCheck = 'require' | 'warn' | false;
+
+/**
  * Boot a producer-only Nest context on `target` (no worker, no metrics, no logs), run `fn` with
- * its client and read model, and close it, whatever happens. With `used`, a docket that was
- * never used on that database is an error (see `neverUsed`).
+ * its client and read model, and close it, whatever happens. First, by default, a docket that
+ * was never used on that database is an error (see `UsedCheck`).
  */
 export async function withDocket<T>(
   target: Target,
   fn: (docket: Docket) => Promise<T>,
-  options: { used?: boolean } = {},
+  options: { used?: UsedCheck } = {},
 ): Promise<T> {
+  const { used = 'require' } = options;
   // Nest loads in a second or so: only the commands that talk to Redis pay for it.
   const [{ NestFactory }, { DocketModule, DocketClient, DocketInspector }] = await Promise.all([
     import('@nestjs/core'),
@@ -111,16 +118,10 @@ export async function withDocket<T>(
     throw toCliError(error);
   }
   try {
-    const docket: Docket = {
-      client: app.get(DocketClient),
-      inspector: app.get(DocketInspector),
-      app,
-    };
-    if (options.used) {
-      // an empty answer would look like an idle docket: say that there is no such docket
-      const unused = await neverUsed(docket, target);
-      if (unused) throw new CliError(unused);
-    }
+    const docket: Docket = { client: app.get(DocketClient), inspector: app.get(DocketInspector) };
+    const unused = used === false ? undefined : await neverUsed(docket, target);
+    if (unused && used === 'require') throw new CliError(unused);
+    if (unused) console.error(`note: ${unused}`);
     return await fn(docket);
   } catch (error) {
     throw toCliError(error);

@@ -91,3 +91,20 @@ export function count(n: number): string {
 export function plural(n: number, thing: string): string {
   return `${count(n)} ${thing}${n === 1 ? '' : 's'}`;
 }
+
+/**
+ * What is paused, in words, or undefined when nothing is: `paused: the whole docket (and by
+ * name: a, b)`, `paused by name: a, b`; with `held` due tasks waiting for a pause,
+ * `…; 3 queued task(s) held`.
+ */
+export function describePaused(
+  paused: { docket: boolean; tasks: string[] },
+  held = 0,
+): string | undefined {
+  const names = paused.tasks.join(', ');
+  let text: string;
+  if (paused.docket) text = `paused: the whole docket${names ? ` (and by name: ${names})` : ''}`;
+  else if (names) text = `paused by name: ${names}`;
+  else return undefined;
+  return held > 0 ? `${text}; ${count(held)} queued task(s) held` : text;
+}

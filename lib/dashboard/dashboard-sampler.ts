@@ -36,6 +36,7 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
   private unsubscribe?: () => Promise<void>;
   private listening = false;
   private subscribing?: Promise<void>;
+  private strikesFollowed = false;
 
   constructor(
     private readonly docket: DashboardDocket,
@@ -65,37 +66,42 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
     return this.failures.toArray().reverse();
   }
 
-  /** Depths and counts of the docket, read now. */
+  /**
+   * Counts of the docket, read now. Running, queued (held work and concurrency waiters
+   * included) and scheduled come from the counts, in one script, so that the dashboard says what
+   * `DocketInspector.counts()`, the CLI and the testing kit say; workers, dead letters and
+   * strikes from the depths.
+   */
   async counts(): Promise<DashboardCounts> {
-    return (await this.read()).counts;
+    const { inspector } = this.docket;
+    await this.followStrikes();
+    const [counts, depths] = await Promise.all([inspector.counts(), inspector.depths()]);
+    return {
+      queued: counts.queued,
+      held: counts.held,
+      scheduled: counts.scheduled,
+      running: counts.running,
+      workers: depths.workers,
+      deadLetters: depths.deadLetters,
+      strikes: depths.strikes,
+    };
+  }
+
+  /** The counts (see `counts`) and what is paused, read now. */
+  async read(): Promise<{ counts: DashboardCounts; paused: PausedView }> {
+    const [counts, paused] = await Promise.all([this.counts(), this.docket.inspector.paused()]);
+    return { counts, paused };
   }
 
   /**
-   * Counts of the docket and what is paused, read now. Running, queued (held work and
-   * concurrency waiters included) and scheduled come from the counts, in one script, so that
-   * the dashboard says what `DocketInspector.counts()`, the CLI and the testing kit say; workers
-   * and dead letters from the depths.
+   * The strikes of the depths are this process's copy of the strike list, which follows the
+   * strike log once loaded: the first read loads it (a dashboard without a worker may have no
+   * other reason to), and again until that succeeds.
    */
-  async read(): Promise<{ counts: DashboardCounts; paused: PausedView }> {
-    const { inspector } = this.docket;
-    const [counts, depths, strikes, paused] = await Promise.all([
-      inspector.counts(),
-      inspector.depths(),
-      inspector.strikes(),
-      inspector.paused(),
-    ]);
-    return {
-      counts: {
-        queued: counts.queued,
-        held: counts.held,
-        scheduled: counts.scheduled,
-        running: counts.running,
-        workers: depths.workers,
-        deadLetters: depths.deadLetters,
-        strikes: strikes.length,
-      },
-      paused,
-    };
+  private async followStrikes(): Promise<void> {
+    if (this.strikesFollowed) return;
+    await this.docket.inspector.strikes();
+    this.strikesFollowed = true;
   }
 
   private schedule(): void {

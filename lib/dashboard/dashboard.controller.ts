@@ -155,13 +155,13 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
     @Post('api/pause')
     @Act()
     pause(@Body() body: unknown = {}): Promise<{ paused: PausedView }> {
-      return unlessRedisIsDown(() => this.dashboard.pause(body));
+      return unlessRedisIsDown(() => this.dashboard.setPaused(body, true));
     }
 
     @Post('api/resume')
     @Act()
     resume(@Body() body: unknown = {}): Promise<{ paused: PausedView }> {
-      return unlessRedisIsDown(() => this.dashboard.resume(body));
+      return unlessRedisIsDown(() => this.dashboard.setPaused(body, false));
     }
   }
 

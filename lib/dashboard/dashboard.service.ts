@@ -9,6 +9,7 @@ import {
 import type { StrikeCondition, StrikeOperator, WorkerInfo } from '../public-api.js';
 import { isoOrNull } from '../util/dates.js';
 import { InvalidValueError, parseTypedValue } from '../util/typed-value.js';
+import { unknownTask } from '../util/unknown-task.js';
 import { DOCKET_DASHBOARD_OPTIONS, SCHEDULED_LIMIT } from './dashboard.constants.js';
 import { DashboardDocket } from './dashboard-docket.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
@@ -62,7 +63,8 @@ export class DashboardService implements OnModuleInit {
       docket: this.docket.client.name,
       takenAt: new Date().toISOString(),
       readOnly: !actionsAllowed(this.options),
-      counts,
+      // the live workers listed below, counted once
+      counts: { ...counts, workers: workers.length },
       paused,
       tasks: taskViews(workers, paused),
       sampleInterval: this.options.sampleInterval,
@@ -166,7 +168,7 @@ export class DashboardService implements OnModuleInit {
     const key = requireKey(given);
     const why = await this.docket.inspector.explain(key);
     if (why.state === 'missing') {
-      throw new NotFoundException(`no task ${key} (never added here, or its record expired)`);
+      throw new NotFoundException(unknownTask(key));
     }
     const view: ExplanationView = { key, state: why.state, reason: why.reason, detail: why.detail };
     if (why.since) view.since = isoOrNull(why.since) ?? undefined;
@@ -174,15 +176,14 @@ export class DashboardService implements OnModuleInit {
     return view;
   }
 
-  /** Pause the docket (no `task`) or one task by name; answers what is paused now. */
-  async pause(body: unknown): Promise<{ paused: PausedView }> {
-    await this.docket.client.pause(pauseTarget(body)).catch(badRequest);
-    return { paused: await this.docket.inspector.paused() };
-  }
-
-  /** Resume the docket (no `task`) or one task by name; answers what is paused now. */
-  async resume(body: unknown): Promise<{ paused: PausedView }> {
-    await this.docket.client.resume(pauseTarget(body)).catch(badRequest);
+  /**
+   * Pause (`on`) or resume the docket (no `task`) or one task by name; answers what is paused
+   * now.
+   */
+  async setPaused(body: unknown, on: boolean): Promise<{ paused: PausedView }> {
+    const task = pauseTarget(body);
+    const { client } = this.docket;
+    await (on ? client.pause(task) : client.resume(task)).catch(badRequest);
     return { paused: await this.docket.inspector.paused() };
   }
 

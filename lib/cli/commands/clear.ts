@@ -14,30 +14,24 @@ export function registerClear(program: Command): void {
     .addOption(yesOption())
     .action(async (flags: { yes?: boolean }, cmd: Command) => {
       const target = targetOf(cmd);
-      await withDocket(
-        target,
-        async ({ client, inspector }) => {
-          const { queued, scheduled, running } = await inspector.counts();
-          const where = describeTarget(target);
-          const goOn =
-            running > 0 ? `; ${count(running)} running ${running === 1 ? 'goes' : 'go'} on` : '';
-          const go = await confirm(
-            {
-              plan:
-                `Clearing ${where} removes ${plural(queued + scheduled, 'task')} ` +
-                `(${count(queued)} queued, ${count(scheduled)} scheduled)${goOn}`,
-              empty:
-                queued + scheduled === 0
-                  ? `Nothing to clear in ${where}: no queued or scheduled task${goOn}`
-                  : undefined,
-            },
-            flags.yes,
-          );
-          if (!go) return;
-          const cleared = await client.clear();
-          console.log(`Cleared ${plural(cleared, 'task')} from docket '${target.name}'`);
-        },
-        { used: true },
-      );
+      await withDocket(target, async ({ client, inspector }) => {
+        const { queued, scheduled, running } = await inspector.counts();
+        const where = describeTarget(target);
+        const goOn =
+          running > 0 ? `; ${count(running)} running ${running === 1 ? 'goes' : 'go'} on` : '';
+        const go = await confirm(
+          {
+            count: queued + scheduled,
+            plan:
+              `Clearing ${where} removes ${plural(queued + scheduled, 'task')} ` +
+              `(${count(queued)} queued, ${count(scheduled)} scheduled)${goOn}`,
+            nothing: `Nothing to clear in ${where}: no queued or scheduled task${goOn}`,
+          },
+          flags.yes,
+        );
+        if (!go) return;
+        const cleared = await client.clear();
+        console.log(`Cleared ${plural(cleared, 'task')} from docket '${target.name}'`);
+      });
     });
 }

@@ -33,9 +33,7 @@ export function registerDead(program: Command): void {
     .addOption(jsonOption())
     .action(async (flags: { json?: boolean }, cmd: Command) => {
       const target = targetOf(cmd);
-      const letters = await withDocket(target, ({ client }) => client.deadLetters(), {
-        used: true,
-      });
+      const letters = await withDocket(target, ({ client }) => client.deadLetters());
       if (flags.json) console.log(toJson(letters));
       else if (letters.length === 0) console.log(`No dead letters in docket '${target.name}'`);
       else console.log(renderDeadLetters(letters));
@@ -48,10 +46,8 @@ export function registerDead(program: Command): void {
     .action(async (key: string | undefined, flags: { all?: boolean }, cmd: Command) => {
       if (!key === !flags.all) throw usageError('give a key or --all (not both)');
       const target = targetOf(cmd);
-      const retried = await withDocket(
-        target,
-        ({ client }) => client.retryDeadLetter(key ?? { all: true }),
-        { used: true },
+      const retried = await withDocket(target, ({ client }) =>
+        client.retryDeadLetter(key ?? { all: true }),
       );
       if (key !== undefined && retried === 0) {
         throw new CliError(
@@ -66,24 +62,20 @@ export function registerDead(program: Command): void {
     .addOption(yesOption())
     .action(async (flags: { yes?: boolean }, cmd: Command) => {
       const target = targetOf(cmd);
-      await withDocket(
-        target,
-        async ({ client, inspector }) => {
-          const { deadLetters } = await inspector.depths();
-          const where = describeTarget(target);
-          const go = await confirm(
-            {
-              plan: `Purging ${where} deletes ${plural(deadLetters, 'dead letter')}`,
-              empty:
-                deadLetters === 0 ? `Nothing to purge in ${where}: no dead letters` : undefined,
-            },
-            flags.yes,
-          );
-          if (!go) return;
-          const purged = await client.purgeDeadLetters();
-          console.log(`Purged ${plural(purged, 'dead letter')} from docket '${target.name}'`);
-        },
-        { used: true },
-      );
+      await withDocket(target, async ({ client, inspector }) => {
+        const { deadLetters } = await inspector.depths();
+        const where = describeTarget(target);
+        const go = await confirm(
+          {
+            count: deadLetters,
+            plan: `Purging ${where} deletes ${plural(deadLetters, 'dead letter')}`,
+            nothing: `Nothing to purge in ${where}: no dead letters`,
+          },
+          flags.yes,
+        );
+        if (!go) return;
+        const purged = await client.purgeDeadLetters();
+        console.log(`Purged ${plural(purged, 'dead letter')} from docket '${target.name}'`);
+      });
     });
 }

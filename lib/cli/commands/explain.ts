@@ -3,6 +3,7 @@ import { CliError } from '../cli-error.js';
 import { targetOf, withDocket } from '../context.js';
 import { clock, relative, toJson } from '../format.js';
 import { jsonOption } from '../options.js';
+import { unknownTask } from '../../util/unknown-task.js';
 
 /** `docket explain <key>`: why a task is where it is. */
 export function registerExplain(program: Command): void {
@@ -15,19 +16,13 @@ export function registerExplain(program: Command): void {
     .addOption(jsonOption())
     .action(async (key: string, flags: { json?: boolean }, cmd: Command) => {
       const target = targetOf(cmd);
-      const why = await withDocket(
-        target,
-        async (docket) => {
-          const execution = await docket.client.getExecution(key);
-          if (!execution) {
-            throw new CliError(
-              `no task ${key} in docket '${target.name}' (never added here, or its record expired)`,
-            );
-          }
-          return execution.explain();
-        },
-        { used: true },
-      );
+      const why = await withDocket(target, async ({ inspector }) => {
+        const explanation = await inspector.explain(key);
+        if (explanation.state === 'missing') {
+          throw new CliError(unknownTask(key, `docket '${target.name}'`));
+        }
+        return explanation;
+      });
       if (flags.json) {
         console.log(toJson(why));
         return;

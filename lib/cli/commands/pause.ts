@@ -1,48 +1,45 @@
 import type { Command } from 'commander';
-import { neverUsed, targetOf, withDocket } from '../context.js';
-import { toJson } from '../format.js';
+import { describeTarget, targetOf, withDocket, type Target } from '../context.js';
+import { describePaused, toJson } from '../format.js';
 import { jsonOption } from '../options.js';
 
-/** "docket 'x'" or "task 'y' of docket 'x'". */
-function what(docket: string, task: string | undefined): string {
-  return task === undefined ? `docket '${docket}'` : `task '${task}' of docket '${docket}'`;
+/**
+ * Pause (`on`) or resume the docket (no `task`) or one task, and say so; a resume says what is
+ * still paused.
+ */
+async function setPaused(target: Target, task: string | undefined, on: boolean): Promise<void> {
+  const still = await withDocket(
+    target,
+    async ({ client }) => {
+      await (on ? client.pause(task) : client.resume(task));
+      return on ? undefined : client.paused();
+    },
+    // a pause of a docket nobody uses is legal (its work waits for it), but often a typo
+    { used: on ? 'warn' : 'require' },
+  );
+  const what =
+    task === undefined ? describeTarget(target) : `task '${task}' of ${describeTarget(target)}`;
+  if (on) console.log(`Paused ${what}: its work waits, queued, for docket resume`);
+  else console.log(`Resumed ${what}`);
+  const paused = still && describePaused(still);
+  if (paused) console.log(`note: still ${paused}`);
 }
 
 /** `docket pause [task]`, `docket resume [task]` and `docket paused`. */
 export function registerPause(program: Command): void {
-  program
-    .command('pause')
-    .description('hold the work of the docket (or of one task): nothing of it starts until resume')
-    .argument('[task]', 'a task name (none = the whole docket)')
-    .action(async (task: string | undefined, _flags: unknown, cmd: Command) => {
-      const target = targetOf(cmd);
-      await withDocket(target, async (docket) => {
-        const unused = await neverUsed(docket, target);
-        if (unused) console.error(`note: ${unused}`);
-        await docket.client.pause(task);
-      });
-      console.log(`Paused ${what(target.name, task)}: its work waits, queued, for docket resume`);
-    });
-
-  program
-    .command('resume')
-    .description('lift a pause: held work starts again, in its order')
-    .argument('[task]', 'a task name (none = the whole docket)')
-    .action(async (task: string | undefined, _flags: unknown, cmd: Command) => {
-      const target = targetOf(cmd);
-      const still = await withDocket(
-        target,
-        async (docket) => {
-          await docket.client.resume(task);
-          return docket.client.paused();
-        },
-        { used: true },
+  const verbs = {
+    pause: 'hold the work of the docket (or of one task): nothing of it starts until resume',
+    resume: 'lift a pause: held work starts again, in its order',
+  };
+  for (const [verb, description] of Object.entries(verbs)) {
+    program
+      .command(verb)
+      .description(description)
+      .argument('[task]', 'a task name (none = the whole docket)')
+      .action((task: string | undefined, _flags: unknown, cmd: Command) =>
+        setPaused(targetOf(cmd), task, verb === 'pause'),
       );
-      console.log(`Resumed ${what(target.name, task)}`);
-      if (still.docket) console.log(`note: the whole docket is still paused (docket resume)`);
-      if (still.tasks.length > 0)
-        console.log(`note: still paused by name: ${still.tasks.join(', ')}`);
-    });
+  }
 
   program
     .command('paused')
@@ -50,13 +47,10 @@ export function registerPause(program: Command): void {
     .addOption(jsonOption())
     .action(async (flags: { json?: boolean }, cmd: Command) => {
       const target = targetOf(cmd);
-      const paused = await withDocket(target, (docket) => docket.client.paused(), { used: true });
+      const paused = await withDocket(target, (docket) => docket.client.paused());
+      const text = describePaused(paused);
       if (flags.json) console.log(toJson(paused));
-      else if (!paused.docket && paused.tasks.length === 0) {
-        console.log(`Nothing is paused in docket '${target.name}'`);
-      } else {
-        if (paused.docket) console.log(`Docket '${target.name}' is paused`);
-        if (paused.tasks.length > 0) console.log(`Paused tasks: ${paused.tasks.join(', ')}`);
-      }
+      else if (text) console.log(`Docket '${target.name}' ${text}`);
+      else console.log(`Nothing is paused in docket '${target.name}'`);
     });
 }

@@ -3,11 +3,8 @@ import type { DocketSnapshot, FutureTask } from '../../public-api.js';
 import { parseWholeNumber } from '../../util/typed-value.js';
 import { redactUrl } from '../../store/redis-url.js';
 import { targetOf, withDocket, type Target } from '../context.js';
-import { clock, color, count, plural, relative, table, toJson } from '../format.js';
+import { clock, color, count, describePaused, plural, relative, table, toJson } from '../format.js';
 import { argParser, jsonOption } from '../options.js';
-
-/** How many tasks `docket snapshot` lists in each list unless `--limit` says otherwise. */
-const DEFAULT_LIMIT = 1_000;
 
 /** Per task, among the listed tasks: how many run, are queued and are scheduled. */
 export interface TaskStats {
@@ -49,12 +46,6 @@ export function taskStats(snapshot: DocketSnapshot): TaskStats[] {
   return [...stats.values()].sort((a, b) => b.total - a.total || a.task.localeCompare(b.task));
 }
 
-/** Whether a snapshot lists fewer tasks than it counts. */
-function isCut(snapshot: DocketSnapshot): boolean {
-  const listed = snapshot.running.length + snapshot.future.length;
-  return listed < snapshot.totalTasks;
-}
-
 /** `Queued (3)`, or `Queued (showing 1 000 of 50 000)` for a list cut short. */
 function heading(title: string, shown: number, total: number): string {
   const n = shown < total ? `showing ${count(shown)} of ${count(total)}` : count(total);
@@ -83,16 +74,11 @@ export function renderSnapshot(snapshot: DocketSnapshot, target: Target, stats: 
       `${count(counts.queued)} queued, ${count(counts.scheduled)} scheduled ` +
       `(${plural(snapshot.totalTasks, 'task')})`,
   ];
-  const { paused } = snapshot;
-  if (paused.docket || paused.tasks.length > 0) {
-    const held = counts.held > 0 ? `; ${count(counts.held)} queued task(s) held` : '';
-    lines.push(
-      color.bold(
-        paused.docket
-          ? `PAUSED: the whole docket${paused.tasks.length > 0 ? ` (and by name: ${paused.tasks.join(', ')})` : ''}${held}`
-          : `PAUSED tasks: ${paused.tasks.join(', ')}${held}`,
-      ) + color.dim(' (docket resume [task] lifts it)'),
-    );
+  const paused = describePaused(snapshot.paused, counts.held);
+  if (paused) {
+    // loud, under the counts
+    const loud = paused.replace(/^paused/, 'PAUSED');
+    lines.push(color.bold(loud) + color.dim(' (docket resume [task] lifts it)'));
   }
   const queued = snapshot.future.filter((f) => f.state === 'queued');
   const scheduled = snapshot.future.filter((f) => f.state === 'scheduled');
@@ -132,7 +118,7 @@ export function renderSnapshot(snapshot: DocketSnapshot, target: Target, stats: 
     lines.push(
       '',
       color.bold('By task') +
-        (isCut(snapshot)
+        (listed < snapshot.totalTasks
           ? ` (of the ${count(listed)} listed tasks, not all ${count(snapshot.totalTasks)}: --limit lists more)`
           : ''),
     );
@@ -164,19 +150,17 @@ export function registerSnapshot(program: Command): void {
       'show the counts of running, queued and scheduled tasks, the tasks, and live workers',
     )
     .option('--stats', 'add counts by task (of the listed tasks)')
+    // without --limit, the client's own default (DocketClient.snapshot)
     .option(
       '--limit <n>',
-      'list at most n running and n waiting tasks (the counts are always in full)',
+      'list at most n running and n waiting tasks (default 1 000; the counts are always in full)',
       argParser((text) => parseWholeNumber(text, 0)),
-      DEFAULT_LIMIT,
     )
     .addOption(jsonOption())
-    .action(async (flags: { stats?: boolean; json?: boolean; limit: number }, cmd: Command) => {
+    .action(async (flags: { stats?: boolean; json?: boolean; limit?: number }, cmd: Command) => {
       const target = targetOf(cmd);
-      const snapshot = await withDocket(
-        target,
-        ({ client }) => client.snapshot({ limit: flags.limit }),
-        { used: true },
+      const snapshot = await withDocket(target, ({ client }) =>
+        client.snapshot({ limit: flags.limit }),
       );
       if (flags.json) {
         const out = flags.stats ? { ...snapshot, stats: taskStats(snapshot) } : snapshot;

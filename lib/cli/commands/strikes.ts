@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { StrikeCondition, StrikeInEffect, StrikeOperator } from '../../public-api.js';
 import { CliError, usageError } from '../cli-error.js';
-import { neverUsed, targetOf, withDocket, type Docket, type Target } from '../context.js';
+import { targetOf, withDocket, type Docket, type Target } from '../context.js';
 import { color, jsonReplacer, table, toJson } from '../format.js';
 import { jsonOption } from '../options.js';
 import { describeValue, InvalidValueError, parseTypedValue } from '../../util/typed-value.js';
@@ -77,7 +77,7 @@ export function describeCondition(c: StrikeCondition): string {
  * `value` as `strike` and `restore` take it: `int:7`, `float:1.5`, `bool:true`, `date:…`,
  * `json:…`, or a string as it is (`str:…` when it would read as something else).
  */
-export function typedArgument(value: unknown): string {
+function typedArgument(value: unknown): string {
   switch (typeof value) {
     case 'string':
       return value !== '' && parseTypedValue(value) === value && !/^[+-]?\d+(\.\d+)?$/.test(value)
@@ -96,7 +96,7 @@ export function typedArgument(value: unknown): string {
 }
 
 /** The arguments of `docket restore` that lift the strike given with `c`. */
-export function conditionArguments(c: StrikeCondition): string[] {
+function conditionArguments(c: StrikeCondition): string[] {
   const task = typeof c.task === 'string' ? c.task : '*';
   if (!c.parameter) return [task];
   const values = c.operator === 'between' ? (c.value as unknown[]) : [c.value];
@@ -115,7 +115,7 @@ function strikeJson({ condition: c }: StrikeInEffect) {
 }
 
 /** The strikes in effect as a table whose cells are the arguments that restore each one. */
-export function renderStrikes(strikes: StrikeInEffect[]): string {
+function renderStrikes(strikes: StrikeInEffect[]): string {
   return table(
     ['Task', 'Parameter', 'Operator', 'Value'],
     strikes.map(({ condition }) => {
@@ -133,9 +133,7 @@ function registerList(program: Command): void {
     .addOption(jsonOption())
     .action(async (flags: { json?: boolean }, cmd: Command) => {
       const target = targetOf(cmd);
-      const strikes = await withDocket(target, ({ inspector }) => inspector.strikes(), {
-        used: true,
-      });
+      const strikes = await withDocket(target, ({ inspector }) => inspector.strikes());
       if (flags.json) console.log(toJson(strikes.map(strikeJson)));
       else if (strikes.length === 0) console.log(`No strikes in effect in docket '${target.name}'`);
       else {
@@ -201,17 +199,13 @@ function register(program: Command, verb: 'strike' | 'restore'): void {
         );
         const target = targetOf(cmd);
         if (verb === 'restore') {
-          await withDocket(target, (docket) => restore(docket, target, condition), { used: true });
+          await withDocket(target, (docket) => restore(docket, target, condition));
           console.log(`Restored ${describeCondition(condition)}`);
           return;
         }
         console.log(`Striking ${describeCondition(condition)}`);
-        await withDocket(target, async (docket) => {
-          // a strike on a docket nobody uses is legal (it waits for it), but often a typo
-          const unused = await neverUsed(docket, target);
-          if (unused) console.error(`note: ${unused}`);
-          await docket.client.strike(condition);
-        });
+        // a strike on a docket nobody uses is legal (it waits for it), but often a typo
+        await withDocket(target, ({ client }) => client.strike(condition), { used: 'warn' });
       },
     );
 }

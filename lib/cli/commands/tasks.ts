@@ -51,8 +51,11 @@ function builtin(
     .option('--key <key>', 'task key (default: a fresh UUIDv7)')
     .action(async (value: unknown, flags: AddFlags, cmd: Command) => {
       const target = targetOf(cmd);
-      const message = await withDocket(target, ({ client }) =>
-        addBuiltin(client, target, name, [value], flags),
+      // adding to a docket never used is how a docket starts
+      const message = await withDocket(
+        target,
+        ({ client }) => addBuiltin(client, target, name, [value], flags),
+        { used: false },
       );
       console.log(message);
     });

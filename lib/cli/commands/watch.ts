@@ -152,7 +152,10 @@ export function registerWatch(program: Command): void {
     .argument('<key>', 'task key')
     .action(async (key: string, _flags: unknown, cmd: Command) => {
       const target = targetOf(cmd);
-      const state = await withDocket(target, (docket) => watch(docket, key, target));
+      // an unknown key says whether the docket was ever used (see watch)
+      const state = await withDocket(target, (docket) => watch(docket, key, target), {
+        used: false,
+      });
       if (state !== 'completed') process.exitCode = 1;
     });
 }

@@ -40,7 +40,7 @@ export function registerWorkers(program: Command): void {
     .addOption(jsonOption())
     .action(async (flags: { json?: boolean }, cmd: Command) => {
       const target = targetOf(cmd);
-      const list = await withDocket(target, ({ client }) => client.workers(), { used: true });
+      const list = await withDocket(target, ({ client }) => client.workers());
       print(list, flags.json, `No live workers in docket '${target.name}'`);
     });
   workers
@@ -50,9 +50,7 @@ export function registerWorkers(program: Command): void {
     .addOption(jsonOption())
     .action(async (task: string, flags: { json?: boolean }, cmd: Command) => {
       const target = targetOf(cmd);
-      const list = await withDocket(target, ({ client }) => client.taskWorkers(task), {
-        used: true,
-      });
+      const list = await withDocket(target, ({ client }) => client.taskWorkers(task));
       print(list, flags.json, `No live worker runs ${task} in docket '${target.name}'`, task);
     });
 }

@@ -25,6 +25,7 @@ export const DASHBOARD_SCRIPT =
   let again = false;
   let paused = { docket: false, tasks: [] };
   let explaining = null;
+  let explainedFinished = false;
 
   const $ = (selector) => document.querySelector(selector);
   const now = () => Date.now() + skew;
@@ -84,22 +85,22 @@ export const DASHBOARD_SCRIPT =
     });
   }
 
-  function pause(task) {
+  // Pause (on) or resume the docket (no task) or one task; only a pause asks first.
+  function setPaused(task, on) {
     const what = task ? 'task ' + task : 'the docket';
-    const question = task
-      ? 'Pause task ' + task + '? None of its tasks starts on any worker until it is resumed; running ones finish, the others wait.'
-      : 'Pause the docket? No task starts on any worker until it is resumed; running ones finish, the others wait.';
-    return act('pause', task ? { task } : {}, question).then((r) => r && toast('Paused ' + what));
+    const question = on
+      ? 'Pause ' + what + '? ' + (task ? 'None of its tasks starts' : 'No task starts') +
+        ' on any worker until it is resumed; running ones finish, the others wait.'
+      : null;
+    return act(on ? 'pause' : 'resume', task ? { task } : {}, question)
+      .then((r) => r && toast((on ? 'Paused ' : 'Resumed ') + what));
   }
 
-  function resume(task) {
-    const what = task ? 'task ' + task : 'the docket';
-    return act('resume', task ? { task } : {}).then((r) => r && toast('Resumed ' + what));
-  }
-
-  // Why a waiting task waits: shown above the list, read again on each refresh while open.
+  // Why a waiting task waits: shown above the list, read again when its row changes, and after
+  // its task leaves the list until it has finished.
   function explain(key) {
     explaining = key;
+    explainedFinished = false;
     $('#explain').hidden = false;
     $('#explain-key').textContent = key;
     $('#explain-reason').textContent = '…';
@@ -119,7 +120,9 @@ export const DASHBOARD_SCRIPT =
     } catch (e) {
       error = e;
     }
-    if (explaining === key) renderExplain(data, error);
+    if (explaining !== key) return;
+    explainedFinished = data !== null && data.reason === 'finished';
+    renderExplain(data, error);
   }
 
   function renderExplain(data, error) {
@@ -139,6 +142,12 @@ export const DASHBOARD_SCRIPT =
     for (const row of $('#scheduled').tBodies[0].rows) row.classList.toggle('selected', row.dataset.key === explaining);
   }
 
+  function explainedRow() {
+    if (explaining === null) return null;
+    for (const row of $('#scheduled').tBodies[0].rows) if (row.dataset.key === explaining) return row;
+    return null;
+  }
+
   function renderRunning(items) {
     fill($('#running'), items, (t) => t.key, (t, previous) => {
       const progress = bar(t.progress, previous && previous.querySelector('.progress'));
@@ -154,6 +163,7 @@ export const DASHBOARD_SCRIPT =
   }
 
   function renderScheduled(data) {
+    const before = explainedRow();
     fill($('#scheduled'), data.tasks, (t) => t.key, (t) =>
       h('tr', null,
         h('td', null, time(t.when, 'until')),
@@ -169,6 +179,10 @@ export const DASHBOARD_SCRIPT =
     const more = $('#scheduled-more');
     more.hidden = data.total <= data.tasks.length;
     more.textContent = 'showing ' + data.tasks.length + ' of ' + data.total;
+    // rows are kept while their data is unchanged (see fill): a kept row keeps its explanation
+    const row = explainedRow();
+    const stale = row ? row !== before : !explainedFinished;
+    return explaining !== null && stale ? loadExplain() : null;
   }
 
   function renderFailures(data) {
@@ -210,18 +224,17 @@ export const DASHBOARD_SCRIPT =
         h('td', null, String(t.workers)),
         h('td', null, t.paused
           ? h('span', { class: 'pill paused', title: 'nothing of it starts until it is resumed' }, 'PAUSED')
-          : h('span', { class: 'muted' }, t.docketPaused ? 'paused with the docket' : 'runs')),
+          : h('span', { class: 'hint' }, t.docketPaused ? 'paused with the docket' : 'runs')),
         actionCell(t.paused
-          ? button('Resume', 'resume', t.name, () => resume(t.name))
-          : button('Pause', 'pause', t.name, () => pause(t.name), true))));
+          ? button('Resume', 'resume', t.name, () => setPaused(t.name, false))
+          : button('Pause', 'pause', t.name, () => setPaused(t.name, true), true))));
   }
 
   function renderPaused(data) {
     paused = data.paused;
     $('#docket-paused').hidden = !paused.docket;
-    body.dataset.paused = String(paused.docket);
     const toggle = $('#pause-docket');
-    toggle.hidden = READ_ONLY;
+    toggle.hidden = false; // hidden until its state is known (read-only pages hide it by CSS)
     toggle.textContent = paused.docket ? 'Resume docket' : 'Pause docket';
     toggle.dataset.action = paused.docket ? 'resume-docket' : 'pause-docket';
     toggle.className = 'action' + (paused.docket ? '' : ' danger');
@@ -302,7 +315,7 @@ export const DASHBOARD_SCRIPT =
   const LOADERS = {
     overview: null,
     running: () => get('running').then(renderRunning),
-    scheduled: () => Promise.all([get('scheduled').then(renderScheduled), loadExplain()]),
+    scheduled: () => get('scheduled').then(renderScheduled),
     failures: () => get('failures').then(renderFailures),
     strikes: () => get('strikes').then(renderStrikes),
     workers: () => get('workers').then((w) => renderWorkers($('#workers'), w)),
@@ -358,7 +371,7 @@ export const DASHBOARD_SCRIPT =
   $('#retry-all').addEventListener('click', () =>
     act('retry', { all: true }, 'Retry every dead letter?').then((r) => r && toast('Retried ' + r.retried + ' task(s)')));
 
-  $('#pause-docket').addEventListener('click', () => (paused.docket ? resume() : pause()));
+  $('#pause-docket').addEventListener('click', () => setPaused(null, !paused.docket));
 
   $('#explain-close').addEventListener('click', () => {
     explaining = null;

@@ -86,14 +86,12 @@ td.act, th.act { width: 1%; white-space: nowrap; text-align: right; }
   background: color-mix(in srgb, var(--warn) 28%, transparent); font-weight: 600; margin-left: 4px;
 }
 .paused-badge { font-size: 11px; padding: 1px 7px; border-radius: 9px; color: var(--text); letter-spacing: .04em; }
-.paused-badge[hidden] { display: none; }
 .banner {
   margin: 0 0 16px; padding: 8px 12px; border-radius: 8px; border: 1px solid var(--warn);
   background: color-mix(in srgb, var(--warn) 12%, var(--panel));
 }
 .card .sub { font-size: 11px; color: var(--warn); font-weight: 600; }
 .card .sub:empty { display: none; }
-.muted { color: var(--muted); }
 button.why { margin-left: 6px; padding: 1px 7px; font-size: 11px; }
 tr.selected td { background: color-mix(in srgb, var(--accent) 9%, transparent); }
 #explain h2 button { margin-left: auto; }

@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { REDIS_URL, uniqueName, useDocket } from '../../utils.js';
-import { errorLine, runCli, target } from './helpers.js';
-
-async function ok(args: string[]): Promise<string> {
-  const result = await runCli(args);
-  assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
-}
+import { errorLine, runCli, runOk, target } from './helpers.js';
 
 describe('docket clear', { timeout: 300_000, concurrency: true }, () => {
   it('says what it would remove, and refuses without a terminal or --yes', async (t) => {
@@ -38,7 +32,7 @@ describe('docket clear', { timeout: 300_000, concurrency: true }, () => {
     assert.match(errorLine(masked), /on redis:\/\/:\*\*\*@/);
     assert.ok(!`${masked.stdout}${masked.stderr}`.includes('pw-s3cret'), masked.stderr);
 
-    const yes = await ok(['clear', '-y', ...target(name)]);
+    const yes = await runOk(['clear', '-y', ...target(name)]);
     assert.match(
       yes,
       /^Clearing docket '.*' on .* removes 2 tasks .*\nCleared 2 tasks from docket/,
@@ -47,7 +41,7 @@ describe('docket clear', { timeout: 300_000, concurrency: true }, () => {
 
     // nothing left: --yes has nothing to do, and a script without --yes is still refused
     const [nothing, empty] = await Promise.all([
-      ok(['clear', '--yes', ...target(name)]),
+      runOk(['clear', '--yes', ...target(name)]),
       runCli(['clear', ...target(name)]),
     ]);
     assert.equal(

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { REDIS_URL, uniqueName } from '../../utils.js';
@@ -89,6 +90,13 @@ export class CliProcess {
 /** Run `docket …args` to its end. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new CliProcess(args, env).exited;
+}
+
+/** Run `docket …args`, which must exit 0, and answer its stdout. */
+export async function runOk(args: string[]): Promise<string> {
+  const result = await runCli(args);
+  assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
+  return result.stdout;
 }
 
 /** `--url` and `--docket` of a fresh docket on the test Redis. */

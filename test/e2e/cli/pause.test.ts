@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { uniqueName, useDocket } from '../../utils.js';
-import { runCli, target } from './helpers.js';
-
-async function ok(args: string[]): Promise<string> {
-  const result = await runCli(args);
-  assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
-}
+import { runCli, runOk, target } from './helpers.js';
 
 describe('docket pause and resume', { timeout: 300_000 }, () => {
   it('pauses and resumes the docket and a task; paused and snapshot show it', async (t) => {
@@ -15,25 +9,25 @@ describe('docket pause and resume', { timeout: 300_000 }, () => {
     const docket = await useDocket(t, [], { name, worker: false });
     await docket.client.add('report')('r1');
     const [docketWide, byName] = await Promise.all([
-      ok(['pause', ...target(name)]),
-      ok(['pause', 'report', ...target(name)]),
+      runOk(['pause', ...target(name)]),
+      runOk(['pause', 'report', ...target(name)]),
     ]);
     assert.match(docketWide, new RegExp(`^Paused docket '${name}'`));
     assert.match(byName, new RegExp(`^Paused task 'report' of docket '${name}'`));
     assert.deepEqual(await docket.client.paused(), { docket: true, tasks: ['report'] });
     const [json, snapshot] = await Promise.all([
-      ok(['paused', '--json', ...target(name)]),
-      ok(['snapshot', ...target(name)]),
+      runOk(['paused', '--json', ...target(name)]),
+      runOk(['snapshot', ...target(name)]),
     ]);
     assert.deepEqual(JSON.parse(json), { docket: true, tasks: ['report'] });
     assert.match(snapshot, /PAUSED: the whole docket \(and by name: report\)/);
     assert.match(snapshot, /report \(paused\)/);
-    const resumed = await ok(['resume', ...target(name)]);
+    const resumed = await runOk(['resume', ...target(name)]);
     assert.match(resumed, new RegExp(`^Resumed docket '${name}'`));
     assert.match(resumed, /still paused by name: report/);
     assert.deepEqual(await docket.client.paused(), { docket: false, tasks: ['report'] });
     await docket.client.resume('report');
-    assert.match(await ok(['paused', ...target(name)]), /^Nothing is paused/);
+    assert.match(await runOk(['paused', ...target(name)]), /^Nothing is paused/);
   });
 
   it('explain says why a task waits, as text and as JSON', async (t) => {
@@ -41,8 +35,8 @@ describe('docket pause and resume', { timeout: 300_000 }, () => {
     const docket = await useDocket(t, [], { name, worker: false });
     const later = await docket.client.add('report', { delay: 3_600_000 })('r1');
     const [text, json, missing] = await Promise.all([
-      ok(['explain', later.key, ...target(name)]),
-      ok(['explain', later.key, '--json', ...target(name)]),
+      runOk(['explain', later.key, ...target(name)]),
+      runOk(['explain', later.key, '--json', ...target(name)]),
       runCli(['explain', 'no-such-key', ...target(name)]),
     ]);
     assert.match(text, new RegExp(`^${later.key}: scheduled, scheduled until `));

@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { REDIS_URL, uniqueName, useDocket } from '../../utils.js';
-import { errorLine, runCli, target } from './helpers.js';
-
-async function ok(args: string[]): Promise<string> {
-  const result = await runCli(args);
-  assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
-}
+import { errorLine, runCli, runOk, target } from './helpers.js';
 
 /** The table rows of the section that starts with `title` in a snapshot's text. */
 function section(text: string, title: string): string {
@@ -28,9 +22,9 @@ describe('docket snapshot and tasks', { timeout: 300_000, concurrency: true }, (
 
     // each command is a process of its own: run them side by side
     const [text, stats, json] = await Promise.all([
-      ok(['snapshot', ...target(name)]),
-      ok(['snapshot', '--stats', ...target(name)]),
-      ok(['snapshot', '--json', '--stats', ...target(name)]).then(
+      runOk(['snapshot', ...target(name)]),
+      runOk(['snapshot', '--stats', ...target(name)]),
+      runOk(['snapshot', '--json', '--stats', ...target(name)]).then(
         (out) =>
           JSON.parse(out) as {
             docket: string;
@@ -83,11 +77,11 @@ describe('docket snapshot and tasks', { timeout: 300_000, concurrency: true }, (
     ]);
 
     assert.equal(
-      await ok(['clear', '--yes', ...target(name)]),
+      await runOk(['clear', '--yes', ...target(name)]),
       `Clearing docket '${name}' on ${REDIS_URL} removes 2 tasks (1 queued, 1 scheduled)\n` +
         `Cleared 2 tasks from docket '${name}'\n`,
     );
-    assert.match(await ok(['snapshot', ...target(name)]), /0 running, 0 queued, 0 scheduled/);
+    assert.match(await runOk(['snapshot', ...target(name)]), /0 running, 0 queued, 0 scheduled/);
   });
 
   it('snapshot counts every task and says which lists it cut', async (t) => {
@@ -98,9 +92,9 @@ describe('docket snapshot and tasks', { timeout: 300_000, concurrency: true }, (
     await docket.client.addMany('trace', [['a'], ['b'], ['c']]);
 
     const [text, short, out, bad] = await Promise.all([
-      ok(['snapshot', '--stats', ...target(name)]),
-      ok(['snapshot', '--limit', '2', ...target(name)]),
-      ok(['snapshot', '--json', '--limit', '5', ...target(name)]),
+      runOk(['snapshot', '--stats', ...target(name)]),
+      runOk(['snapshot', '--limit', '2', ...target(name)]),
+      runOk(['snapshot', '--json', '--limit', '5', ...target(name)]),
       runCli(['snapshot', '--limit', 'lots', ...target(name)]),
     ]);
     assert.match(text, /0 running, 3 queued, 1 200 scheduled \(1 203 tasks\)/);
@@ -137,7 +131,7 @@ describe('docket snapshot and tasks', { timeout: 300_000, concurrency: true }, (
   it('tasks trace|fail|sleep add the built-in tasks and print their keys', async (t) => {
     const name = uniqueName('cli');
     const docket = await useDocket(t, [], { name, worker: false });
-    const out = await ok([
+    const out = await runOk([
       'tasks',
       'sleep',
       '0.5',
@@ -151,12 +145,12 @@ describe('docket snapshot and tasks', { timeout: 300_000, concurrency: true }, (
     const sleep = await docket.client.getExecution('s1');
     assert.deepEqual(sleep?.args, [0.5]);
     assert.ok(sleep!.when.getTime() > Date.now() + 50_000);
-    const fail = await ok(['tasks', 'fail', 'oops', ...target(name)]);
+    const fail = await runOk(['tasks', 'fail', 'oops', ...target(name)]);
     const key = /'([0-9a-f-]{36})'/.exec(fail)?.[1];
     assert.ok(key, fail);
     assert.deepEqual((await docket.client.getExecution(key))?.args, ['oops']);
     assert.match(
-      await ok(['tasks', 'sleep', '--key', 's1', ...target(name)]),
+      await runOk(['tasks', 'sleep', '--key', 's1', ...target(name)]),
       /^Task key 's1' is already scheduled/,
     );
   });

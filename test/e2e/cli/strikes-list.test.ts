@@ -2,13 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StrikeCondition } from '../../../lib/index.js';
 import { uniqueName, useDocket } from '../../utils.js';
-import { runCli, target } from './helpers.js';
-
-async function ok(args: string[]): Promise<string> {
-  const result = await runCli(args);
-  assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
-}
+import { runCli, runOk, target } from './helpers.js';
 
 describe('docket strikes', { timeout: 300_000, concurrency: true }, () => {
   it('lists the strikes in effect as a table and as JSON', async (t) => {
@@ -24,8 +18,8 @@ describe('docket strikes', { timeout: 300_000, concurrency: true }, () => {
     ];
     for (const condition of conditions) await docket.client.strike(condition);
     const [text, out] = await Promise.all([
-      ok(['strikes', ...target(name)]),
-      ok(['strikes', '--json', ...target(name)]),
+      runOk(['strikes', ...target(name)]),
+      runOk(['strikes', '--json', ...target(name)]),
     ]);
     assert.match(text, new RegExp(`^Strikes in effect in docket '${name}'`));
     assert.match(text, /│ report +│ +│ +│ +│/);
@@ -69,10 +63,10 @@ describe('docket strikes', { timeout: 300_000, concurrency: true }, () => {
       arguments: ['*', 'customerId', 'between', 'int:1', 'float:2.5'],
     });
     // each restore is a process of its own: side by side
-    await Promise.all(json.map((s) => ok(['restore', ...s.arguments, ...target(name)])));
+    await Promise.all(json.map((s) => runOk(['restore', ...s.arguments, ...target(name)])));
     assert.deepEqual(await docket.inspector.strikes(), []);
     assert.equal(
-      await ok(['strikes', ...target(name)]),
+      await runOk(['strikes', ...target(name)]),
       `No strikes in effect in docket '${name}'\n`,
     );
   });
@@ -83,6 +77,6 @@ describe('docket strikes', { timeout: 300_000, concurrency: true }, () => {
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, 'Striking trace\n');
     assert.match(result.stderr, new RegExp(`^note: docket '${name}' on .* has never been used`));
-    assert.match(await ok(['strikes', ...target(name)]), /│ trace │/);
+    assert.match(await runOk(['strikes', ...target(name)]), /│ trace │/);
   });
 });

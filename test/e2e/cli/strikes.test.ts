@@ -1,31 +1,25 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { uniqueName, useDocket, waitFor } from '../../utils.js';
-import { errorLine, runCli, target } from './helpers.js';
-
-async function ok(args: string[]): Promise<string> {
-  const result = await runCli(args);
-  assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
-}
+import { errorLine, runCli, runOk, target } from './helpers.js';
 
 describe('docket strike and restore', { timeout: 300_000, concurrency: true }, () => {
   it('strike blocks adds in every process until restore', async (t) => {
     const name = uniqueName('cli');
     assert.equal(
-      await ok(['strike', 'trace', 'message', '==', 'blocked', ...target(name)]),
+      await runOk(['strike', 'trace', 'message', '==', 'blocked', ...target(name)]),
       'Striking trace message == "blocked"\n',
     );
     assert.equal(
-      await ok(['strike', '*', 'customerId', '==', 'int:7', ...target(name)]),
+      await runOk(['strike', '*', 'customerId', '==', 'int:7', ...target(name)]),
       'Striking (all tasks) customerId == 7\n',
     );
     assert.match(
-      await ok(['tasks', 'trace', 'blocked', '--key', 'k1', ...target(name)]),
+      await runOk(['tasks', 'trace', 'blocked', '--key', 'k1', ...target(name)]),
       new RegExp(`^Struck: trace task 'k1' matches a strike in docket '${name}' and was not added`),
     );
     assert.match(
-      await ok(['tasks', 'trace', 'free', ...target(name)]),
+      await runOk(['tasks', 'trace', 'free', ...target(name)]),
       new RegExp(`^Added trace task '[0-9a-f-]{36}' to docket '${name}'`),
     );
 
@@ -35,11 +29,11 @@ describe('docket strike and restore', { timeout: 300_000, concurrency: true }, (
     assert.equal((await docket.client.add('other')({ customerId: 7 })).disposition, 'scheduled');
 
     assert.equal(
-      await ok(['restore', 'trace', 'message', '==', 'blocked', ...target(name)]),
+      await runOk(['restore', 'trace', 'message', '==', 'blocked', ...target(name)]),
       'Restored trace message == "blocked"\n',
     );
     assert.match(
-      await ok(['tasks', 'trace', 'blocked', '--key', 'k2', ...target(name)]),
+      await runOk(['tasks', 'trace', 'blocked', '--key', 'k2', ...target(name)]),
       /^Added trace task 'k2'/,
     );
     await waitFor(
@@ -64,7 +58,7 @@ describe('docket strike and restore', { timeout: 300_000, concurrency: true }, (
       [['restore', 'report'], 'Restored report'],
     ] as const;
     for (const [args, line] of lines) {
-      assert.equal(await ok([...args, ...target(name)]), `${line}\n`);
+      assert.equal(await runOk([...args, ...target(name)]), `${line}\n`);
     }
     const plain = await runCli(['strike', 'report', 'customerId', '==', '7', ...target(name)]);
     assert.equal(plain.code, 0);
@@ -85,7 +79,7 @@ describe('docket strike and restore', { timeout: 300_000, concurrency: true }, (
         '(in effect: trace message == int:7)',
     );
     assert.equal(
-      await ok(['restore', 'trace', 'message', '==', 'int:7', ...target(name)]),
+      await runOk(['restore', 'trace', 'message', '==', 'int:7', ...target(name)]),
       'Restored trace message == 7\n',
     );
     const again = await runCli(['restore', 'trace', 'message', '==', 'int:7', ...target(name)]);

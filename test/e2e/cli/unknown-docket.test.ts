@@ -47,11 +47,12 @@ describe(
 
     it('on an empty database says that there is no docket there', async () => {
       const url = database(12);
-      const result = await runCli(['snapshot', '--url', url, '--docket', 'docket']);
+      const name = uniqueName('docket');
+      const result = await runCli(['snapshot', '--url', url, '--docket', name]);
       assert.equal(result.code, 1);
       assert.equal(
         errorLine(result),
-        `error: docket 'docket' on ${url} has never been used (none of its keys is there); ` +
+        `error: docket '${name}' on ${url} has never been used (none of its keys is there); ` +
           'there is no docket on that database',
       );
     });

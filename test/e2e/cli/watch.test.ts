@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { stripVTControlCharacters } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { Ctx, DocketTask, type TaskContext } from '../../../lib/index.js';
-import { describeState, stateTime } from '../../../lib/cli/commands/watch.js';
 import { clock } from '../../../lib/cli/format.js';
 import { uniqueName, useDocket } from '../../utils.js';
 import { CliProcess, errorLine, runCli, target } from './helpers.js';
@@ -73,22 +71,6 @@ describe('docket watch', { timeout: 300_000, concurrency: true }, () => {
     const laterLines = laterResult.stdout.trimEnd().split('\n');
     assert.match(laterLines[1], /^--:--:-- scheduled \(due in (59m \d+s|1h)\)$/);
     assert.equal(laterLines[2], `${await ended('later')} cancelled`);
-  });
-
-  it('takes the time of a state from the state, and of a live event from its arrival', () => {
-    const startedAt = new Date(2001, 1, 3, 4, 5, 6);
-    const completedAt = new Date(2001, 1, 3, 4, 7, 8);
-    const arrived = new Date(2030, 0, 1, 12, 0, 0);
-    const done = { state: 'completed' as const, startedAt, completedAt };
-    assert.equal(stateTime(done, arrived), completedAt);
-    assert.equal(stateTime({ state: 'running', startedAt }, arrived), startedAt);
-    assert.equal(stateTime({ state: 'scheduled', when: arrived }), undefined);
-    assert.equal(stateTime({ state: 'scheduled', when: completedAt }, arrived), arrived);
-    assert.equal(stateTime({ state: 'queued', when: startedAt }), startedAt);
-    assert.equal(
-      stripVTControlCharacters(describeState(done, 1, stateTime(done))),
-      `${clock(completedAt)} completed after 2m 2s`,
-    );
   });
 
   it('shows the error of a failed task and exits 1', async (t) => {

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { DocketTask } from '../../../lib/index.js';
 import { REDIS_URL, uniqueName, useDocket, waitFor } from '../../utils.js';
-import { runCli, target } from './helpers.js';
+import { runCli, runOk, target } from './helpers.js';
 
 @Injectable()
 class Flaky {
@@ -16,12 +16,6 @@ class Flaky {
   }
 }
 
-async function ok(args: string[]): Promise<string> {
-  const result = await runCli(args);
-  assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
-}
-
 describe('docket workers and dead', { timeout: 300_000, concurrency: true }, () => {
   it('workers ls and workers for-task list live workers', async (t) => {
     const name = uniqueName('cli');
@@ -30,14 +24,14 @@ describe('docket workers and dead', { timeout: 300_000, concurrency: true }, () 
       worker: { name: 'cli-test-worker', autoStart: true, minimumCheckInterval: 100 },
     });
     await waitFor(async () => (await docket.client.workers()).length > 0, 'the heartbeat');
-    const ls = await ok(['workers', 'ls', ...target(name)]);
+    const ls = await runOk(['workers', 'ls', ...target(name)]);
     assert.match(ls, /│ cli-test-worker │ (now|\d+(ms|s) ago) +│ fail, flaky, sleep, trace │/);
-    assert.match(await ok(['workers', 'for-task', 'flaky', ...target(name)]), /cli-test-worker/);
+    assert.match(await runOk(['workers', 'for-task', 'flaky', ...target(name)]), /cli-test-worker/);
     assert.equal(
-      await ok(['workers', 'for-task', 'nothing', ...target(name)]),
+      await runOk(['workers', 'for-task', 'nothing', ...target(name)]),
       `No live worker runs nothing in docket '${name}'\n`,
     );
-    const json = JSON.parse(await ok(['workers', 'ls', '--json', ...target(name)])) as {
+    const json = JSON.parse(await runOk(['workers', 'ls', '--json', ...target(name)])) as {
       name: string;
       tasks: string[];
     }[];
@@ -47,11 +41,11 @@ describe('docket workers and dead', { timeout: 300_000, concurrency: true }, () 
     );
     // without a subcommand, workers lists them
     assert.match(
-      await ok(['workers', ...target(name)]),
+      await runOk(['workers', ...target(name)]),
       /│ cli-test-worker │ (now|\d+(ms|s) ago) +│ fail, flaky, sleep, trace │/,
     );
     assert.deepEqual(
-      (JSON.parse(await ok(['workers', '--json', ...target(name)])) as { name: string }[]).map(
+      (JSON.parse(await runOk(['workers', '--json', ...target(name)])) as { name: string }[]).map(
         (w) => w.name,
       ),
       ['cli-test-worker'],
@@ -62,7 +56,10 @@ describe('docket workers and dead', { timeout: 300_000, concurrency: true }, () 
     const name = uniqueName('cli');
     const docket = await useDocket(t, [], { name, worker: false });
     await docket.client.add('trace')('hello');
-    assert.equal(await ok(['workers', ...target(name)]), `No live workers in docket '${name}'\n`);
+    assert.equal(
+      await runOk(['workers', ...target(name)]),
+      `No live workers in docket '${name}'\n`,
+    );
   });
 
   it('dead ls shows a dead letter, dead retry runs it again, dead purge empties the set', async (t) => {
@@ -74,9 +71,9 @@ describe('docket workers and dead', { timeout: 300_000, concurrency: true }, () 
     await docket.worker.runUntilFinished();
     await assert.rejects(first.result({ timeout: 2_000 }), /not yet: one/);
 
-    const table = await ok(['dead', 'ls', ...target(name)]);
+    const table = await runOk(['dead', 'ls', ...target(name)]);
     assert.match(table, /│ flaky-1 │ flaky │ "one" +│ Error: not yet: one │ 1 +│/);
-    const json = JSON.parse(await ok(['dead', 'ls', '--json', ...target(name)])) as {
+    const json = JSON.parse(await runOk(['dead', 'ls', '--json', ...target(name)])) as {
       key: string;
       args: unknown[];
       error: string;
@@ -91,7 +88,7 @@ describe('docket workers and dead', { timeout: 300_000, concurrency: true }, () 
 
     flaky.failing = false;
     assert.equal(
-      await ok(['dead', 'retry', 'flaky-1', ...target(name)]),
+      await runOk(['dead', 'retry', 'flaky-1', ...target(name)]),
       `Retried 1 dead letter in docket '${name}'\n`,
     );
     const missing = await runCli(['dead', 'retry', 'flaky-1', ...target(name)]);
@@ -111,16 +108,16 @@ describe('docket workers and dead', { timeout: 300_000, concurrency: true }, () 
     );
     assert.equal((await docket.client.deadLetters()).length, 1);
     assert.equal(
-      await ok(['dead', 'purge', '--yes', ...target(name)]),
+      await runOk(['dead', 'purge', '--yes', ...target(name)]),
       `Purging docket '${name}' on ${REDIS_URL} deletes 1 dead letter\n` +
         `Purged 1 dead letter from docket '${name}'\n`,
     );
     assert.equal(
-      await ok(['dead', 'purge', '-y', ...target(name)]),
+      await runOk(['dead', 'purge', '-y', ...target(name)]),
       `Nothing to purge in docket '${name}' on ${REDIS_URL}: no dead letters\n`,
     );
     assert.equal(
-      await ok(['dead', 'ls', ...target(name)]),
+      await runOk(['dead', 'ls', ...target(name)]),
       `No dead letters in docket '${name}'\n`,
     );
   });

@@ -27,6 +27,18 @@ async function start(t: TestContext, options: Parameters<typeof startDashboardAp
   return docket;
 }
 
+/** The overview once the worker has read the one queued task and holds it (counted as held). */
+function heldOverview(docket: DashboardApp) {
+  return waitFor(
+    async () => {
+      const { body } = await call(docket, 'GET', 'overview');
+      return body.counts.held === 1 && body;
+    },
+    'the task held',
+    20_000,
+  );
+}
+
 describe('dashboard: pause and resume', () => {
   it('pauses and resumes a task, shown in the polled JSON', async (t) => {
     const docket = await start(t);
@@ -37,14 +49,7 @@ describe('dashboard: pause and resume', () => {
 
     const execution = await docket.client.add('quick', { key: 'held-1' })(21);
     // the worker reads it and holds it: it stays queued, counted as held
-    const overview = await waitFor(
-      async () => {
-        const { body } = await call(docket, 'GET', 'overview');
-        return body.counts.held === 1 && body;
-      },
-      'the task held',
-      20_000,
-    );
+    const overview = await heldOverview(docket);
     assert.deepEqual(overview.paused, { docket: false, tasks: ['quick'] });
     assert.equal(overview.counts.queued, 1, 'held work counts as queued');
     const quick = overview.tasks.find((task: any) => task.name === 'quick');
@@ -73,14 +78,7 @@ describe('dashboard: pause and resume', () => {
     assert.deepEqual(paused.body, { paused: { docket: true, tasks: [] } });
     assert.equal((await docket.client.paused()).docket, true);
     const execution = await docket.client.add('quick', { key: 'docket-held' })(1);
-    const overview = await waitFor(
-      async () => {
-        const { body } = await call(docket, 'GET', 'overview');
-        return body.counts.held === 1 && body;
-      },
-      'the task held',
-      20_000,
-    );
+    const overview = await heldOverview(docket);
     assert.equal(overview.paused.docket, true);
     // a task paused with the docket is not paused by name
     assert.ok(overview.tasks.every((task: any) => task.paused === false));

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { CliError } from '../../../lib/cli/cli-error.js';
-import { confirm, type Terminal } from '../../../lib/cli/confirm.js';
+import { CliError } from '../../lib/cli/cli-error.js';
+import { confirm, type Terminal } from '../../lib/cli/confirm.js';
 
 /** A terminal whose keyboard is `typed` (or none, for a pipe), and what it showed. */
 function terminal(typed: string | null, tty = true) {
@@ -23,7 +23,11 @@ function terminal(typed: string | null, tty = true) {
   return { term, shown: () => shown, logged };
 }
 
-const PLAN = { plan: "Clearing docket 'd' on redis://h:6379/0 removes 2 tasks" };
+const PLAN = {
+  count: 2,
+  plan: "Clearing docket 'd' on redis://h:6379/0 removes 2 tasks",
+  nothing: 'Nothing to clear',
+};
 
 describe('docket CLI: confirmation of clear and dead purge', () => {
   it('asks on a terminal and goes ahead on y or yes', async () => {
@@ -56,7 +60,7 @@ describe('docket CLI: confirmation of clear and dead purge', () => {
   });
 
   it('refuses without a terminal and without --yes, even with nothing to do', async () => {
-    for (const request of [PLAN, { ...PLAN, empty: 'Nothing to clear' }]) {
+    for (const request of [PLAN, { ...PLAN, count: 0 }]) {
       const { term, shown } = terminal(null, false);
       await assert.rejects(confirm(request, undefined, term), (error: unknown) => {
         assert.ok(error instanceof CliError);
@@ -73,7 +77,7 @@ describe('docket CLI: confirmation of clear and dead purge', () => {
 
   it('does not ask when there is nothing to do', async () => {
     const { term, shown, logged } = terminal(null);
-    assert.equal(await confirm({ ...PLAN, empty: 'Nothing to clear' }, false, term), false);
+    assert.equal(await confirm({ ...PLAN, count: 0 }, false, term), false);
     assert.deepEqual(logged, ['Nothing to clear']);
     assert.equal(shown(), '');
   });
