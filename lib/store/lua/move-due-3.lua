@@ -46,11 +46,7 @@ local function move(key)
   local fields = redis.call('HGETALL', parked)
   if #fields == 0 then fields = message_of(key) end
   if #fields > 0 then
-    local priority = '5'
-    for i = 1, #fields, 2 do
-      if fields[i] == 'priority' then priority = fields[i + 1] end
-    end
-    local id = lane_push(prefix, lane_for(priority), fields)
+    local id = lane_push(prefix, lane_for(priority_of(fields)), fields)
     local runs = prefix .. 'runs:' .. key
     redis.call('HSET', runs, 'state', 'queued', 'streamId', id)
     redis.call('DEL', parked)

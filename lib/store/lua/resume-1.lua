@@ -41,11 +41,7 @@ for i = 1, math.min(budget, #candidates) do
   local held = redis.pcall('HGET', runs, 'held')
   local fields = redis.pcall('HGETALL', parked)
   if held == task and type(fields) == 'table' and not fields.err and #fields > 0 then
-    local priority = '5'
-    for j = 1, #fields, 2 do
-      if fields[j] == 'priority' then priority = fields[j + 1] end
-    end
-    local id = lane_push(prefix, lane_for(priority, true), fields)
+    local id = lane_push(prefix, lane_for(priority_of(fields), true), fields)
     redis.call('HSET', runs, 'streamId', id)
     redis.call('HDEL', runs, 'held')
     moved = moved + 1

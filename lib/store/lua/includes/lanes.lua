@@ -9,6 +9,7 @@
 
   LANE_GROUP                         the consumer group (CONSUMER_GROUP of store/keys.ts)
   lane_for(priority, resumed)        the lane of a priority
+  priority_of(fields)                the priority a message's fields carry ('5' when none)
   lane_ensure(prefix, lane)          a new lane gets the group, is listed and announced on
                                      <prefix>lanes (a future task's lane exists from its add,
                                      so that workers know it before it comes due)
@@ -28,6 +29,14 @@ local function lane_for(priority, resumed)
   if resumed then return 'resumed:' .. p end
   if p == 5 then return 'stream' end
   return 'stream:' .. p
+end
+
+local function priority_of(fields)
+  local priority = '5'
+  for i = 1, #fields, 2 do
+    if fields[i] == 'priority' then priority = fields[i + 1] end
+  end
+  return priority
 end
 
 local function lane_rank(lane)
