@@ -2,6 +2,28 @@
 --- @include "lanes"
 --- @include "pause"
 --[[
+  run_message(key, task, args, when, attempt, generation, priority, traceparent, tracestate)
+    The fields of an execution's message (see the wire format): the priority only when it is
+    not 5 (nil counts as 5), the trace context only when there is a traceparent.
+]]
+local function run_message(key, task, args, when, attempt, generation, priority, traceparent, tracestate)
+  local fields = { 'key', key, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'generation', generation }
+  if priority and priority ~= '5' then
+    fields[#fields + 1] = 'priority'
+    fields[#fields + 1] = priority
+  end
+  if traceparent and traceparent ~= '' then
+    fields[#fields + 1] = 'traceparent'
+    fields[#fields + 1] = traceparent
+    if tracestate and tracestate ~= '' then
+      fields[#fields + 1] = 'tracestate'
+      fields[#fields + 1] = tracestate
+    end
+  end
+  return fields
+end
+
+--[[
   schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate, priority)
     Schedule a new execution of `key` (new generation): queued in the lane of its priority when
     due, else queued by time (its message is made from the runs hash when it comes due: a
@@ -22,19 +44,7 @@ local function schedule_run(prefix, key, task, args, when, attempt, now, tracepa
   else
     redis.call('HSET', runs, 'priority', priority)
   end
-  local fields = { 'key', key, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'generation', generation }
-  if priority ~= '5' then
-    fields[#fields + 1] = 'priority'
-    fields[#fields + 1] = priority
-  end
-  if traceparent and traceparent ~= '' then
-    fields[#fields + 1] = 'traceparent'
-    fields[#fields + 1] = traceparent
-    if tracestate and tracestate ~= '' then
-      fields[#fields + 1] = 'tracestate'
-      fields[#fields + 1] = tracestate
-    end
-  end
+  local fields = run_message(key, task, args, when, attempt, generation, priority, traceparent, tracestate)
   if not fresh then
     -- work held while paused is replaced by this run
     unhold(prefix, key)
