@@ -37,7 +37,11 @@ redis.call('DEL', prefix .. 'lines')
 
 for _, task in ipairs(redis.call('SMEMBERS', prefix .. 'held')) do
   for _, key in ipairs(redis.call('ZRANGE', prefix .. 'held:' .. task, 0, -1)) do
-    if unhold(prefix, key) then cancel(key) end
+    -- (the held sets themselves go whole)
+    if redis.call('HDEL', prefix .. 'runs:' .. key, 'held') == 1 then
+      redis.call('DEL', prefix .. 'parked:' .. key)
+      cancel(key)
+    end
   end
   redis.call('DEL', prefix .. 'held:' .. task)
 end
