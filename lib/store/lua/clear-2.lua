@@ -1,7 +1,6 @@
 #!lua flags=allow-oom
 --- @include "end-cancelled"
 --- @include "lanes"
---- @include "pause"
 --[[
   clear: remove every scheduled and queued task (also those waiting for a concurrency slot or
   held while paused; a pause itself stays);

@@ -9,8 +9,8 @@
   pause_any(prefix)                   whether anything is paused (one EXISTS: the common case)
   paused_for(prefix, task)            whether the docket or this task is paused
   hold(prefix, key, task, mid, fields) hold a message (message id, its fields)
-  unhold(prefix, key)                 a held key's records go (cancel, replace, clear); returns
-                                      whether it was held
+  unhold(prefix, key, task)           a held key's records go (cancel, replace); `task` is its
+                                      runs field 'held' (the task it is held under)
 ]]
 local function pause_any(prefix)
   return redis.call('EXISTS', prefix .. 'paused') == 1
@@ -38,14 +38,10 @@ local function hold(prefix, key, task, mid, fields)
   redis.call('HDEL', runs, 'streamId')
 end
 
-local function unhold(prefix, key)
-  local runs = prefix .. 'runs:' .. key
-  local task = redis.call('HGET', runs, 'held')
-  if not task then return false end
+local function unhold(prefix, key, task)
   local line = prefix .. 'held:' .. task
   redis.call('ZREM', line, key)
   if redis.call('ZCARD', line) == 0 then redis.call('SREM', prefix .. 'held', task) end
   redis.call('DEL', prefix .. 'parked:' .. key)
-  redis.call('HDEL', runs, 'held')
-  return true
+  redis.call('HDEL', prefix .. 'runs:' .. key, 'held')
 end
