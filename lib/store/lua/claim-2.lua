@@ -109,8 +109,7 @@ local function claim(key, generation, id, rules)
     end
     redis.call('PUBLISH', prefix .. 'state:' .. key,
       cjson.encode({ type = 'state', key = key, state = 'failed', completedAt = nowN, error = err }))
-    event_add(prefix, 'failed', key, current[4], current[6], now, { error = err })
-    event_add(prefix, 'dead', key, current[4], current[6], now, { error = err })
+    event_dead(prefix, key, current[4], current[6], now, { error = err })
     return 'poisoned'
   end
   if not ahead and anyPaused and paused_for(prefix, current[4]) then
