@@ -45,7 +45,7 @@
 local prefix, group, worker, now, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
 local deadTtl, mostStarts = tonumber(ARGV[6]), tonumber(ARGV[7])
 local nowN = tonumber(now)
-local anyPaused = pause_any(prefix)
+local paused = paused_set(prefix)
 local function ack(mid)
   lane_drop(prefix, group, mid)
 end
@@ -112,7 +112,7 @@ local function claim(key, generation, id, rules)
     event_dead(prefix, key, current[4], current[6], now, { error = err })
     return 'poisoned'
   end
-  if not ahead and anyPaused and paused_for(prefix, current[4]) then
+  if not ahead and is_paused(paused, current[4]) then
     local entry = entry_of(id)
     ack(id)
     release_slots(prefix, rules, key, now)

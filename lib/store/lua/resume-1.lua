@@ -18,9 +18,10 @@
 local prefix, what, budget = ARGV[1], ARGV[2], tonumber(ARGV[3])
 if what ~= '' then redis.call('SREM', KEYS[1], what) end
 
+local paused = paused_set(prefix)
 local candidates, free = {}, {}
 for _, task in ipairs(redis.call('SMEMBERS', prefix .. 'held')) do
-  if not paused_for(prefix, task) then
+  if not is_paused(paused, task) then
     free[#free + 1] = task
     local got = redis.call('ZRANGE', prefix .. 'held:' .. task, 0, budget - 1, 'WITHSCORES')
     for i = 1, #got, 2 do

@@ -6,19 +6,20 @@
   keeps the order) and <prefix>held (set) lists the tasks with held work; the runs hash stays
   'queued' and names the line in its field 'held'.
 
-  pause_any(prefix)                   whether anything is paused (one EXISTS: the common case)
-  paused_for(prefix, task)            whether the docket or this task is paused
+  paused_set(prefix)                  what is paused, read once (one SMEMBERS) into a Lua set
+  is_paused(set, task)                whether the docket or this task is paused, in such a set
   hold(prefix, key, task, mid, fields) hold a message (message id, its fields)
   unhold(prefix, key, task)           a held key's records go (cancel, replace); `task` is its
                                       runs field 'held' (the task it is held under)
 ]]
-local function pause_any(prefix)
-  return redis.call('EXISTS', prefix .. 'paused') == 1
+local function paused_set(prefix)
+  local set = {}
+  for _, name in ipairs(redis.call('SMEMBERS', prefix .. 'paused')) do set[name] = true end
+  return set
 end
 
-local function paused_for(prefix, task)
-  local paused = prefix .. 'paused'
-  return redis.call('SISMEMBER', paused, '*') == 1 or redis.call('SISMEMBER', paused, task) == 1
+local function is_paused(set, task)
+  return set['*'] == true or (task ~= nil and set[task] == true)
 end
 
 local function hold_score(mid)
