@@ -12,7 +12,8 @@
   priority_of(fields)                the priority a message's fields carry ('5' when none)
   lane_ensure(prefix, lane)          a new lane gets the group, is listed and announced on
                                      <prefix>lanes (a future task's lane exists from its add,
-                                     so that workers know it before it comes due)
+                                     so that workers know it before it comes due); once per
+                                     lane in a call
   lane_push(prefix, lane, fields)    XADD to a lane (made as lane_ensure does); returns the
                                      message id
   lane_of(prefix, mid)               the stream key and stream id of a message id
@@ -46,12 +47,17 @@ local function lane_rank(lane)
   return 2 * tonumber(p) + 1
 end
 
+-- the lanes this call has ensured already (a script's locals are its call's)
+local LANES_ENSURED = {}
+
 local function lane_ensure(prefix, lane)
-  if lane ~= 'stream' and redis.call('ZADD', prefix .. 'lanes', 'NX', lane_rank(lane), lane) == 1 then
+  if lane == 'stream' or LANES_ENSURED[prefix .. lane] then return end
+  if redis.call('ZADD', prefix .. 'lanes', 'NX', lane_rank(lane), lane) == 1 then
     -- the group starts at 0, so that every message of the lane is read
     redis.pcall('XGROUP', 'CREATE', prefix .. lane, LANE_GROUP, '0', 'MKSTREAM')
     redis.call('PUBLISH', prefix .. 'lanes', lane)
   end
+  LANES_ENSURED[prefix .. lane] = true
 end
 
 local function lane_push(prefix, lane, fields)
