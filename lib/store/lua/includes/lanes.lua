@@ -10,6 +10,8 @@
   LANE_GROUP                         the consumer group (CONSUMER_GROUP of store/keys.ts)
   lane_for(priority, resumed)        the lane of a priority
   priority_of(fields)                the priority a message's fields carry ('5' when none)
+  lane_group(prefix, lane)           create the lane's group (and the lane): XGROUP CREATE's
+                                     reply, as redis.pcall gives it (BUSYGROUP when it exists)
   lane_ensure(prefix, lane)          a new lane gets the group, is listed and announced on
                                      <prefix>lanes (a future task's lane exists from its add,
                                      so that workers know it before it comes due); once per
@@ -47,14 +49,18 @@ local function lane_rank(lane)
   return 2 * tonumber(p) + 1
 end
 
+local function lane_group(prefix, lane)
+  -- the group starts at 0, so that every message of the lane is read
+  return redis.pcall('XGROUP', 'CREATE', prefix .. lane, LANE_GROUP, '0', 'MKSTREAM')
+end
+
 -- the lanes this call has ensured already (a script's locals are its call's)
 local LANES_ENSURED = {}
 
 local function lane_ensure(prefix, lane)
   if lane == 'stream' or LANES_ENSURED[prefix .. lane] then return end
   if redis.call('ZADD', prefix .. 'lanes', 'NX', lane_rank(lane), lane) == 1 then
-    -- the group starts at 0, so that every message of the lane is read
-    redis.pcall('XGROUP', 'CREATE', prefix .. lane, LANE_GROUP, '0', 'MKSTREAM')
+    lane_group(prefix, lane)
     redis.call('PUBLISH', prefix .. 'lanes', lane)
   end
   LANES_ENSURED[prefix .. lane] = true
