@@ -162,6 +162,6 @@ for i = 8, #ARGV, 13 do
 end
 local read = {}
 local want = tonumber(ARGV[7]) or 0
-if ARGV[6] ~= '' and want > 0 then read = lane_read(prefix, ARGV[6], want) end
+if ARGV[6] ~= '' and want > 0 then read = lane_read(prefix, ARGV[6], want, lane_names(prefix)) end
 events_flush(prefix)
 return { out, read }

@@ -21,8 +21,9 @@
   lane_of(prefix, mid)               the stream key and stream id of a message id
   lane_drop(prefix, group, mid)      acknowledge and delete a message
   lane_names(prefix)                 every lane ('stream' included), in rank order
-  lane_read(prefix, consumer, count) up to `count` new messages for `consumer`, lanes in rank
-                                     order: { { message id, fields }, … }
+  lane_read(prefix, consumer, count, lanes)
+                                     up to `count` new messages for `consumer` from `lanes`
+                                     (lane_names), in their order: { { message id, fields }, … }
 ]]
 local LANE_GROUP = 'docket-workers'
 local DEFAULT_RANK = 11
@@ -99,9 +100,9 @@ local function lane_names(prefix)
   return out
 end
 
-local function lane_read(prefix, consumer, count)
+local function lane_read(prefix, consumer, count, lanes)
   local out = {}
-  for _, lane in ipairs(lane_names(prefix)) do
+  for _, lane in ipairs(lanes) do
     if count <= 0 then break end
     local reply = redis.pcall('XREADGROUP', 'GROUP', LANE_GROUP, consumer, 'COUNT', count, 'STREAMS',
       prefix .. lane, '>')
