@@ -21,6 +21,10 @@
   lane_of(prefix, mid)               the stream key and stream id of a message id
   lane_drop(prefix, group, mid)      acknowledge and delete a message
   lane_names(prefix)                 every lane ('stream' included), in rank order
+  lane_depths(prefix, group)         the messages of every lane and, of them, the pending ones
+                                     (read by a worker, not ended; none without the group):
+                                     length, pending, { { lane key, its pending count }, … } of
+                                     the lanes that have pending messages
   lane_read(prefix, consumer, count, lanes)
                                      up to `count` new messages for `consumer` from `lanes`
                                      (lane_names), in their order: { { message id, fields }, … }
@@ -98,6 +102,20 @@ local function lane_names(prefix)
   end
   if not placed then out[#out + 1] = 'stream' end
   return out
+end
+
+local function lane_depths(prefix, group)
+  local length, pending, busy = 0, 0, {}
+  for _, name in ipairs(lane_names(prefix)) do
+    local lane = prefix .. name
+    length = length + redis.call('XLEN', lane)
+    local summary = redis.pcall('XPENDING', lane, group)
+    if type(summary) == 'table' and not summary.err and tonumber(summary[1]) > 0 then
+      pending = pending + summary[1]
+      busy[#busy + 1] = { lane, summary[1] }
+    end
+  end
+  return length, pending, busy
 end
 
 local function lane_read(prefix, consumer, count, lanes)

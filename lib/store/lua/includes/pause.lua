@@ -8,6 +8,7 @@
 
   paused_set(prefix)                  what is paused, read once (one SMEMBERS) into a Lua set
   is_paused(set, task)                whether the docket or this task is paused, in such a set
+  held_count(prefix)                  how many keys are held, over every task
   hold(prefix, key, task, mid, fields) hold a message (message id, its fields)
   unhold(prefix, key, task)           a held key's records go (cancel, replace); `task` is its
                                       runs field 'held' (the task it is held under)
@@ -20,6 +21,14 @@ end
 
 local function is_paused(set, task)
   return set['*'] == true or (task ~= nil and set[task] == true)
+end
+
+local function held_count(prefix)
+  local n = 0
+  for _, task in ipairs(redis.call('SMEMBERS', prefix .. 'held')) do
+    n = n + redis.call('ZCARD', prefix .. 'held:' .. task)
+  end
+  return n
 end
 
 local function hold_score(mid)
