@@ -49,11 +49,7 @@ redis.call('DEL', prefix .. 'held')
 for _, name in ipairs(lane_names(prefix)) do
   local lane = prefix .. name
   for _, entry in ipairs(redis.call('XRANGE', lane, '-', '+')) do
-    local id, fields = entry[1], entry[2]
-    local key
-    for i = 1, #fields, 2 do
-      if fields[i] == 'key' then key = fields[i + 1] end
-    end
+    local id, key = entry[1], field_of(entry[2], 'key')
     local state = key and redis.call('HGET', prefix .. 'runs:' .. key, 'state')
     if state ~= 'running' then
       redis.call('XACK', lane, group, id)

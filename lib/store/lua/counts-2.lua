@@ -22,18 +22,9 @@ local running = 0
 for _, lane in ipairs(busy) do
   for _, pending in ipairs(redis.call('XPENDING', lane[1], ARGV[2], '-', '+', lane[2])) do
     local entry = redis.call('XRANGE', lane[1], pending[1], pending[1])[1]
-    if entry then
-      local fields = entry[2]
-      for i = 1, #fields, 2 do
-        if fields[i] == 'key' then
-          -- a record that cannot be read (a wrong-typed key) counts as not running
-          if redis.pcall('HGET', prefix .. 'runs:' .. fields[i + 1], 'state') == 'running' then
-            running = running + 1
-          end
-          break
-        end
-      end
-    end
+    local key = entry and field_of(entry[2], 'key')
+    -- a record that cannot be read (a wrong-typed key) counts as not running
+    if key and redis.pcall('HGET', prefix .. 'runs:' .. key, 'state') == 'running' then running = running + 1 end
   end
 end
 local waiting = 0

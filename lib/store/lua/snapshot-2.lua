@@ -21,13 +21,7 @@ local function add(key)
 end
 for _, name in ipairs(lane_names(prefix)) do
   for _, entry in ipairs(redis.call('XRANGE', prefix .. name, '-', '+', 'COUNT', limit)) do
-    local fields = entry[2]
-    for i = 1, #fields, 2 do
-      if fields[i] == 'key' then
-        add(fields[i + 1])
-        break
-      end
-    end
+    add(field_of(entry[2], 'key'))
   end
 end
 for _, key in ipairs(redis.call('ZRANGE', KEYS[2], 0, limit - 1)) do add(key) end

@@ -9,6 +9,8 @@
 
   LANE_GROUP                         the consumer group (CONSUMER_GROUP of store/keys.ts)
   lane_for(priority, resumed)        the lane of a priority
+  field_of(fields, name)             the value of a field in a message's flat field list (the
+                                     last one, as the worker reads it), or nil
   priority_of(fields)                the priority a message's fields carry ('5' when none)
   lane_group(prefix, lane)           create the lane's group (and the lane): XGROUP CREATE's
                                      reply, as redis.pcall gives it (BUSYGROUP when it exists)
@@ -39,12 +41,16 @@ local function lane_for(priority, resumed)
   return 'stream:' .. p
 end
 
-local function priority_of(fields)
-  local priority = '5'
+local function field_of(fields, name)
+  local value = nil
   for i = 1, #fields, 2 do
-    if fields[i] == 'priority' then priority = fields[i + 1] end
+    if fields[i] == name then value = fields[i + 1] end
   end
-  return priority
+  return value
+end
+
+local function priority_of(fields)
+  return field_of(fields, 'priority') or '5'
 end
 
 local function lane_rank(lane)
