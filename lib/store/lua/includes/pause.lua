@@ -1,3 +1,4 @@
+--- @include "queue"
 --[[
   Pause: <prefix>paused (set) names what is paused: '*' for the whole docket, else task names.
   A worker's claim holds the messages of paused work instead of starting them: the message
@@ -31,10 +32,11 @@ local function held_count(prefix)
   return n
 end
 
+-- a message's place in its lane, scored as the queue scores a time (ms of its id, then its sequence)
 local function hold_score(mid)
   local ms, seq = string.match(mid, '(%d+)-(%d+)$')
   if not ms then return 0 end
-  return tonumber(ms) * 1024 + math.min(tonumber(seq), 1023)
+  return queue_place(ms, tonumber(seq))
 end
 
 local function hold(prefix, key, task, mid, fields)
