@@ -1,6 +1,7 @@
 #!lua flags=allow-oom
 --- @include "end-cancelled"
 --- @include "lanes"
+--- @include "pause"
 --[[
   clear: remove every scheduled and queued task (also those waiting for a concurrency slot or
   held while paused; a pause itself stays);
@@ -37,10 +38,7 @@ redis.call('DEL', prefix .. 'lines')
 for _, task in ipairs(redis.call('SMEMBERS', prefix .. 'held')) do
   for _, key in ipairs(redis.call('ZRANGE', prefix .. 'held:' .. task, 0, -1)) do
     -- (the held sets themselves go whole)
-    if redis.call('HDEL', prefix .. 'runs:' .. key, 'held') == 1 then
-      redis.call('DEL', prefix .. 'parked:' .. key)
-      cancel(key)
-    end
+    if unpark(prefix, key) then cancel(key) end
   end
   redis.call('DEL', prefix .. 'held:' .. task)
 end

@@ -44,10 +44,11 @@ for i = 1, math.min(budget, #candidates) do
   if held == task and type(fields) == 'table' and not fields.err and #fields > 0 then
     local id = lane_push(prefix, lane_for(priority_of(fields), true), fields)
     redis.call('HSET', runs, 'streamId', id)
-    redis.call('HDEL', runs, 'held')
+    unpark(prefix, key)
     moved = moved + 1
+  else
+    redis.pcall('DEL', parked)
   end
-  redis.pcall('DEL', parked)
 end
 
 local left = 0

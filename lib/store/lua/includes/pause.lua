@@ -11,6 +11,8 @@
   is_paused(set, task)                whether the docket or this task is paused, in such a set
   held_count(prefix)                  how many keys are held, over every task
   hold(prefix, key, task, mid, fields) hold a message (message id, its fields)
+  unpark(prefix, key)                 the runs field 'held' and the parked message of a key go;
+                                      whether it was held (its held:<task> entry is the caller's)
   unhold(prefix, key, task)           a held key's records go (cancel, replace); `task` is its
                                       runs field 'held' (the task it is held under)
 ]]
@@ -50,10 +52,15 @@ local function hold(prefix, key, task, mid, fields)
   redis.call('HDEL', runs, 'streamId')
 end
 
+local function unpark(prefix, key)
+  if redis.call('HDEL', prefix .. 'runs:' .. key, 'held') == 0 then return false end
+  redis.call('DEL', prefix .. 'parked:' .. key)
+  return true
+end
+
 local function unhold(prefix, key, task)
   local line = prefix .. 'held:' .. task
   redis.call('ZREM', line, key)
   if redis.call('ZCARD', line) == 0 then redis.call('SREM', prefix .. 'held', task) end
-  redis.call('DEL', prefix .. 'parked:' .. key)
-  redis.call('HDEL', prefix .. 'runs:' .. key, 'held')
+  unpark(prefix, key)
 end
