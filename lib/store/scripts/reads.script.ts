@@ -50,7 +50,7 @@ export const DEPTHS = defineScript<{ now: number; liveSince: number }, Depths & 
         running: pending,
         workers,
         deadLetters,
-        held: held ?? 0,
+        held,
       };
     },
   },
