@@ -46,9 +46,6 @@ local prefix, group, worker, now, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonu
 local deadTtl, mostStarts = tonumber(ARGV[6]), tonumber(ARGV[7])
 local nowN = tonumber(now)
 local paused = paused_set(prefix)
-local function ack(mid)
-  lane_drop(prefix, group, mid)
-end
 
 local function entry_of(mid)
   local lane, id = lane_of(prefix, mid)
@@ -81,12 +78,12 @@ local function claim(key, generation, id, rules)
   end
   local state = current[2]
   if current[1] ~= generation or state == 'completed' or state == 'failed' or state == 'cancelled' then
-    ack(id)
+    lane_drop(prefix, group, id)
     release_slots(prefix, rules, key, now)
     return 'superseded'
   end
   if current[3] == '1' then
-    ack(id)
+    lane_drop(prefix, group, id)
     release_slots(prefix, rules, key, now)
     end_cancelled(prefix, key, now, ttl)
     return 'cancelled'
@@ -94,7 +91,7 @@ local function claim(key, generation, id, rules)
   local starts = tonumber(current[7] or '0')
   if starts >= mostStarts then
     -- its worker vanished every time it ran: it is not started again
-    ack(id)
+    lane_drop(prefix, group, id)
     release_slots(prefix, rules, key, now)
     local err = 'PoisonMessageError: started ' .. starts .. ' times, its worker never finished it'
     dead_letter(key, current[4], current[5], err, current[6])
@@ -114,7 +111,7 @@ local function claim(key, generation, id, rules)
   end
   if not ahead and is_paused(paused, current[4]) then
     local entry = entry_of(id)
-    ack(id)
+    lane_drop(prefix, group, id)
     release_slots(prefix, rules, key, now)
     hold(prefix, key, current[4], id, entry and entry[2])
     return 'held'
@@ -123,19 +120,19 @@ local function claim(key, generation, id, rules)
   local verdict, detail, rule = 'defer', ahead, nil
   if not ahead then verdict, detail, rule = admit(prefix, rules, key, now) end
   if verdict == 'drop' then
-    ack(id)
+    lane_drop(prefix, group, id)
     -- a slot reserved for it when it was woken from a waiting line goes back
     release_slots(prefix, rules, key, now)
     end_cancelled(prefix, key, now, ttl)
     return 'cancelled'
   elseif verdict == 'defer' then
-    ack(id)
+    lane_drop(prefix, group, id)
     schedule_run(prefix, key, current[4], current[5], detail, current[6], now, '', '')
     -- why, for explain (a later schedule of the key clears it)
     if rule then redis.call('HSET', runs, 'deferredBy', rule, 'deferredUntil', detail) end
     return 'deferred'
   elseif verdict == 'wait' then
-    ack(id)
+    lane_drop(prefix, group, id)
     redis.call('RPUSH', detail, key)
     redis.call('SADD', prefix .. 'lines', detail)
     redis.call('HSET', runs, 'waiting', detail)
@@ -168,7 +165,7 @@ for i = 8, #ARGV, 4 do
     if entry then
       for j = 1, #entry[2], 2 do f[entry[2][j]] = entry[2][j + 1] end
     end
-    ack(id)
+    lane_drop(prefix, group, id)
     dead_letter(key, f.task or '', f.args or '', 'UnreadableRecordError: ' .. reason, f.attempt or '1')
     out[#out + 1] = 'error'
   end
