@@ -17,8 +17,8 @@
 
   A message with generation 0 whose key has no runs hash comes from a producer that writes
   only the stream (see the wire format): its runs hash is made from the message, and when its
-  `when` is still ahead the task is parked until then ('deferred'), as if it had been
-  scheduled here.
+  `when` is still ahead the task waits in the queue until then ('deferred'), as if it had
+  been scheduled here.
 
   Every start of an attempt is counted (runs field 'starts', reset when the key is scheduled
   again); an attempt that already started ARGV[7] times without an end was taken down with
@@ -30,8 +30,8 @@
                  the message is acknowledged and deleted, the runs hash untouched (a
                  concurrency slot the key held is given back)
     'cancelled'  the key was cancelled (or dropped by a rule): it ends 'cancelled'
-    'deferred'   a rule moved the task to a later time (new generation, parked; runs fields
-                 'deferredBy' (rate | debounce) and 'deferredUntil' say why, for explain)
+    'deferred'   a rule moved the task to a later time (new generation, in the queue; runs
+                 fields 'deferredBy' (rate | debounce) and 'deferredUntil' say why, for explain)
     'waiting'    every concurrency slot is taken: the task waits in line (runs field
                  'waiting' names the line, <prefix>lines holds every non-empty line) and is
                  put back on the stream when a slot frees

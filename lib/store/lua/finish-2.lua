@@ -15,7 +15,7 @@
             stored under results:<key> and the error ('' = none) in the runs hash, both for
             executionTtl, or the runs hash is deleted when executionTtl is 0
     outcome 'retry': the same key is scheduled again at retry-when with the given attempt
-            (new generation; queued at once when due, else parked)
+            (new generation; queued at once when due, else in the queue)
     outcome 'dead': like 'failed', and the message also goes to the dead-letter stream with
             task name, args, error and attempt
     outcome 'rejected': a message whose fields could not be read goes to the dead-letter

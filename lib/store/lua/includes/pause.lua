@@ -2,9 +2,9 @@
 --[[
   Pause: <prefix>paused (set) names what is paused: '*' for the whole docket, else task names.
   A worker's claim holds the messages of paused work instead of starting them: the message
-  leaves its lane, its fields wait in <prefix>parked:<key> (as a future task's do), the key
-  waits in <prefix>held:<task> (zset, scored by the message's place in its lane, so that resume
-  keeps the order) and <prefix>held (set) lists the tasks with held work; the runs hash stays
+  leaves its lane, its fields wait in <prefix>parked:<key>, the key waits in
+  <prefix>held:<task> (zset, scored by the message's place in its lane, so that resume keeps
+  the order) and <prefix>held (set) lists the tasks with held work; the runs hash stays
   'queued' and names the line in its field 'held'.
 
   paused_set(prefix)                  what is paused, read once (one SMEMBERS) into a Lua set
