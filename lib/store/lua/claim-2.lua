@@ -60,7 +60,7 @@ end
 local function claim(key, generation, id, rules)
   local runs = prefix .. 'runs:' .. key
   local current = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'task', 'args', 'attempt', 'starts')
-  local ahead = nil
+  local ahead, traceparent, tracestate = nil, '', ''
   if generation == '0' and current[1] == false then
     -- a message from a producer that writes only the stream: it gets its runs hash now
     local fields = entry_of(id)
@@ -74,7 +74,11 @@ local function claim(key, generation, id, rules)
     redis.call('HSET', runs, 'generation', '0', 'state', 'queued', 'task', f.task or '', 'args', f.args or '[]',
       'when', due and f.when or now, 'attempt', f.attempt or '1')
     current = { '0', 'queued', false, f.task or '', f.args or '[]', f.attempt or '1', false }
-    if due and due > nowN then ahead = f.when end
+    if due and due > nowN then
+      ahead = f.when
+      -- its deferral keeps the producer's trace context
+      traceparent, tracestate = f.traceparent or '', f.tracestate or ''
+    end
   end
   local state = current[2]
   if current[1] ~= generation or state == 'completed' or state == 'failed' or state == 'cancelled' then
@@ -127,7 +131,7 @@ local function claim(key, generation, id, rules)
     return 'cancelled'
   elseif verdict == 'defer' then
     lane_drop(prefix, group, id)
-    schedule_run(prefix, key, current[4], current[5], detail, current[6], now, '', '')
+    schedule_run(prefix, key, current[4], current[5], detail, current[6], now, traceparent, tracestate)
     -- why, for explain (a later schedule of the key clears it)
     if rule then redis.call('HSET', runs, 'deferredBy', rule, 'deferredUntil', detail) end
     return 'deferred'
