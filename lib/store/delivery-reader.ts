@@ -12,7 +12,10 @@ const DEFAULT_LANE = 'stream';
 export interface ReaderEnv {
   /** Makes the groups again when one is gone (a FLUSHDB, a clear by hand). */
   ensureGroup(): Promise<void>;
-  /** read-lanes-1.lua: every lane with its last id, and new messages in rank order. */
+  /**
+   * read-lanes-1.lua: every lane, new messages in rank order, and (when none was read) the last
+   * id of each lane.
+   */
   readLanes(
     consumer: string,
     count: number,

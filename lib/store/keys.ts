@@ -26,8 +26,6 @@ export class DocketKeys {
   readonly lanesChannel: string;
   /** Set of what is paused: `*` (the docket) or task names (see lua/includes/pause.lua). */
   readonly paused: string;
-  /** Set of the tasks whose work is held while paused. */
-  readonly held: string;
   /** Channel of the docket's events: a JSON array of events per message. */
   readonly eventsChannel: string;
   /** Exists (with a time to live) while some process listens to the events channel. */
@@ -47,7 +45,6 @@ export class DocketKeys {
     this.lanes = `${this.prefix}lanes`;
     this.lanesChannel = `${this.prefix}lanes`;
     this.paused = `${this.prefix}paused`;
-    this.held = `${this.prefix}held`;
     this.eventsChannel = `${this.prefix}events`;
     this.eventsOn = `${this.prefix}events:on`;
   }

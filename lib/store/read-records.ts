@@ -41,9 +41,8 @@ export interface TaskCountsRecord {
   scheduled: number;
 }
 
-/** The executions a snapshot lists, and the totals it was cut from. */
+/** The executions a snapshot lists. */
 export interface SnapshotRecord {
-  total: number;
   runs: (RunRecord & { key: string })[];
 }
 

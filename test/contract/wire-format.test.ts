@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { Ctx, DocketTask, type TaskContext } from '../../lib/index.js';
-import { useDocket, type TestDocket } from '../utils.js';
+import { useDocket, waitFor, type TestDocket } from '../utils.js';
 import {
   assertNoKeyWithoutTtl,
   pendingCount,
@@ -108,6 +108,27 @@ describe('wire format: a producer that writes only the stream', { timeout: 60_00
     assert.equal(await execution?.result({ timeout: 1_000 }), 'from afar');
     assert.equal(await pendingCount(name), 0);
     await assertNoKeyWithoutTtl(name);
+  });
+
+  it('a generation-0 entry due later waits in the queue with its trace context', async (t) => {
+    const docket = await useDocket(t, [Tasks], FAST);
+    const { name } = docket;
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    await writeEntry(name, [
+      ...['key', 'later', 'task', 'record', 'args', '["later"]'],
+      ...['when', String(Date.now() + 3_600_000), 'attempt', '1', 'generation', '0'],
+      ...['traceparent', traceparent, 'tracestate', 'vendor=1'],
+    ]);
+    void docket.worker.runForever();
+    t.after(() => docket.close());
+    const hash = await waitFor(async () => {
+      const runs = await runsHash(name, 'later');
+      return runs.state === 'scheduled' && runs;
+    }, 'the entry to wait in the queue');
+    assert.equal(hash.traceparent, traceparent);
+    assert.equal(hash.tracestate, 'vendor=1');
+    assert.equal(await streamLength(name), 0);
+    assert.deepEqual(docket.module.get(Tasks).calls, []);
   });
 
   it('malformed messages and unknown tasks become dead letters; the worker goes on with good ones', async (t) => {

@@ -21,8 +21,8 @@
 ]]
 local key, group, now, ttl, prefix = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local runs = KEYS[4]
-local found = redis.call('HMGET', runs, 'state', 'task')
-local state, task = found[1], found[2] or ''
+local run = redis.call('HMGET', runs, 'state', 'task', 'streamId', 'waiting', 'reserved', 'reservedMax', 'held')
+local state, task = run[1], run[2] or ''
 if not state then return { 'missing', '' } end
 if state == 'running' then
   redis.call('HSET', runs, 'cancel', '1')
@@ -31,11 +31,10 @@ if state == 'running' then
 end
 if state ~= 'scheduled' and state ~= 'queued' then return { state, task } end
 
-local run = redis.call('HMGET', runs, 'streamId', 'waiting', 'reserved', 'reservedMax')
-if run[1] then lane_drop(prefix, group, run[1]) end
-if run[2] then leave_line(prefix, run[2], key) end
-unhold(prefix, key)
-if run[3] then release_slot(prefix, run[3], tonumber(run[4]), key, now) end
+if run[3] then lane_drop(prefix, group, run[3]) end
+if run[4] then leave_line(prefix, run[4], key) end
+if run[7] then unhold(prefix, key, run[7]) end
+if run[5] then release_slot(prefix, run[5], tonumber(run[6]), key, now) end
 redis.call('ZREM', KEYS[2], key)
 redis.call('DEL', KEYS[3])
 end_cancelled(prefix, key, now, ttl)

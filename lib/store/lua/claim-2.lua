@@ -17,8 +17,8 @@
 
   A message with generation 0 whose key has no runs hash comes from a producer that writes
   only the stream (see the wire format): its runs hash is made from the message, and when its
-  `when` is still ahead the task is parked until then ('deferred'), as if it had been
-  scheduled here.
+  `when` is still ahead the task waits in the queue until then ('deferred'), as if it had
+  been scheduled here.
 
   Every start of an attempt is counted (runs field 'starts', reset when the key is scheduled
   again); an attempt that already started ARGV[7] times without an end was taken down with
@@ -30,8 +30,8 @@
                  the message is acknowledged and deleted, the runs hash untouched (a
                  concurrency slot the key held is given back)
     'cancelled'  the key was cancelled (or dropped by a rule): it ends 'cancelled'
-    'deferred'   a rule moved the task to a later time (new generation, parked; runs fields
-                 'deferredBy' (rate | debounce) and 'deferredUntil' say why, for explain)
+    'deferred'   a rule moved the task to a later time (new generation, in the queue; runs
+                 fields 'deferredBy' (rate | debounce) and 'deferredUntil' say why, for explain)
     'waiting'    every concurrency slot is taken: the task waits in line (runs field
                  'waiting' names the line, <prefix>lines holds every non-empty line) and is
                  put back on the stream when a slot frees
@@ -45,10 +45,7 @@
 local prefix, group, worker, now, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
 local deadTtl, mostStarts = tonumber(ARGV[6]), tonumber(ARGV[7])
 local nowN = tonumber(now)
-local anyPaused = pause_any(prefix)
-local function ack(mid)
-  lane_drop(prefix, group, mid)
-end
+local paused = paused_set(prefix)
 
 local function entry_of(mid)
   local lane, id = lane_of(prefix, mid)
@@ -63,7 +60,7 @@ end
 local function claim(key, generation, id, rules)
   local runs = prefix .. 'runs:' .. key
   local current = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'task', 'args', 'attempt', 'starts')
-  local ahead = nil
+  local ahead, traceparent, tracestate = nil, '', ''
   if generation == '0' and current[1] == false then
     -- a message from a producer that writes only the stream: it gets its runs hash now
     local fields = entry_of(id)
@@ -77,16 +74,20 @@ local function claim(key, generation, id, rules)
     redis.call('HSET', runs, 'generation', '0', 'state', 'queued', 'task', f.task or '', 'args', f.args or '[]',
       'when', due and f.when or now, 'attempt', f.attempt or '1')
     current = { '0', 'queued', false, f.task or '', f.args or '[]', f.attempt or '1', false }
-    if due and due > nowN then ahead = f.when end
+    if due and due > nowN then
+      ahead = f.when
+      -- its deferral keeps the producer's trace context
+      traceparent, tracestate = f.traceparent or '', f.tracestate or ''
+    end
   end
   local state = current[2]
   if current[1] ~= generation or state == 'completed' or state == 'failed' or state == 'cancelled' then
-    ack(id)
+    lane_drop(prefix, group, id)
     release_slots(prefix, rules, key, now)
     return 'superseded'
   end
   if current[3] == '1' then
-    ack(id)
+    lane_drop(prefix, group, id)
     release_slots(prefix, rules, key, now)
     end_cancelled(prefix, key, now, ttl)
     return 'cancelled'
@@ -94,7 +95,7 @@ local function claim(key, generation, id, rules)
   local starts = tonumber(current[7] or '0')
   if starts >= mostStarts then
     -- its worker vanished every time it ran: it is not started again
-    ack(id)
+    lane_drop(prefix, group, id)
     release_slots(prefix, rules, key, now)
     local err = 'PoisonMessageError: started ' .. starts .. ' times, its worker never finished it'
     dead_letter(key, current[4], current[5], err, current[6])
@@ -109,13 +110,12 @@ local function claim(key, generation, id, rules)
     end
     redis.call('PUBLISH', prefix .. 'state:' .. key,
       cjson.encode({ type = 'state', key = key, state = 'failed', completedAt = nowN, error = err }))
-    event_add(prefix, 'failed', key, current[4], current[6], now, { error = err })
-    event_add(prefix, 'dead', key, current[4], current[6], now, { error = err })
+    event_dead(prefix, key, current[4], current[6], now, { error = err })
     return 'poisoned'
   end
-  if not ahead and anyPaused and paused_for(prefix, current[4]) then
+  if not ahead and is_paused(paused, current[4]) then
     local entry = entry_of(id)
-    ack(id)
+    lane_drop(prefix, group, id)
     release_slots(prefix, rules, key, now)
     hold(prefix, key, current[4], id, entry and entry[2])
     return 'held'
@@ -124,19 +124,19 @@ local function claim(key, generation, id, rules)
   local verdict, detail, rule = 'defer', ahead, nil
   if not ahead then verdict, detail, rule = admit(prefix, rules, key, now) end
   if verdict == 'drop' then
-    ack(id)
+    lane_drop(prefix, group, id)
     -- a slot reserved for it when it was woken from a waiting line goes back
     release_slots(prefix, rules, key, now)
     end_cancelled(prefix, key, now, ttl)
     return 'cancelled'
   elseif verdict == 'defer' then
-    ack(id)
-    schedule_run(prefix, key, current[4], current[5], detail, current[6], now, '', '')
+    lane_drop(prefix, group, id)
+    schedule_run(prefix, key, current[4], current[5], detail, current[6], now, traceparent, tracestate)
     -- why, for explain (a later schedule of the key clears it)
     if rule then redis.call('HSET', runs, 'deferredBy', rule, 'deferredUntil', detail) end
     return 'deferred'
   elseif verdict == 'wait' then
-    ack(id)
+    lane_drop(prefix, group, id)
     redis.call('RPUSH', detail, key)
     redis.call('SADD', prefix .. 'lines', detail)
     redis.call('HSET', runs, 'waiting', detail)
@@ -169,7 +169,7 @@ for i = 8, #ARGV, 4 do
     if entry then
       for j = 1, #entry[2], 2 do f[entry[2][j]] = entry[2][j + 1] end
     end
-    ack(id)
+    lane_drop(prefix, group, id)
     dead_letter(key, f.task or '', f.args or '', 'UnreadableRecordError: ' .. reason, f.attempt or '1')
     out[#out + 1] = 'error'
   end

@@ -37,7 +37,8 @@ redis.call('DEL', prefix .. 'lines')
 
 for _, task in ipairs(redis.call('SMEMBERS', prefix .. 'held')) do
   for _, key in ipairs(redis.call('ZRANGE', prefix .. 'held:' .. task, 0, -1)) do
-    if unhold(prefix, key) then cancel(key) end
+    -- (the held sets themselves go whole)
+    if unpark(prefix, key) then cancel(key) end
   end
   redis.call('DEL', prefix .. 'held:' .. task)
 end
@@ -46,11 +47,7 @@ redis.call('DEL', prefix .. 'held')
 for _, name in ipairs(lane_names(prefix)) do
   local lane = prefix .. name
   for _, entry in ipairs(redis.call('XRANGE', lane, '-', '+')) do
-    local id, fields = entry[1], entry[2]
-    local key
-    for i = 1, #fields, 2 do
-      if fields[i] == 'key' then key = fields[i + 1] end
-    end
+    local id, key = entry[1], field_of(entry[2], 'key')
     local state = key and redis.call('HGET', prefix .. 'runs:' .. key, 'state')
     if state ~= 'running' then
       redis.call('XACK', lane, group, id)

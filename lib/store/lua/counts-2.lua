@@ -1,5 +1,6 @@
 #!lua flags=no-writes
 --- @include "lanes"
+--- @include "pause"
 --[[
   counts: how many tasks of the docket are running, queued and scheduled, counted in full (a
   snapshot lists only some of them).
@@ -16,35 +17,19 @@
   The pending messages are few (at most what the workers hold), so this costs O(pending).
 ]]
 local prefix = ARGV[1]
-local running, length = 0, 0
-for _, name in ipairs(lane_names(prefix)) do
-  local lane = prefix .. name
-  length = length + redis.call('XLEN', lane)
-  local summary = redis.pcall('XPENDING', lane, ARGV[2])
-  if type(summary) == 'table' and not summary.err and tonumber(summary[1]) > 0 then
-    for _, pending in ipairs(redis.call('XPENDING', lane, ARGV[2], '-', '+', summary[1])) do
-      local entry = redis.call('XRANGE', lane, pending[1], pending[1])[1]
-      if entry then
-        local fields = entry[2]
-        for i = 1, #fields, 2 do
-          if fields[i] == 'key' then
-            -- a record that cannot be read (a wrong-typed key) counts as not running
-            if redis.pcall('HGET', prefix .. 'runs:' .. fields[i + 1], 'state') == 'running' then
-              running = running + 1
-            end
-            break
-          end
-        end
-      end
-    end
+local length, _, busy = lane_depths(prefix, ARGV[2])
+local running = 0
+for _, lane in ipairs(busy) do
+  for _, pending in ipairs(redis.call('XPENDING', lane[1], ARGV[2], '-', '+', lane[2])) do
+    local entry = redis.call('XRANGE', lane[1], pending[1], pending[1])[1]
+    local key = entry and field_of(entry[2], 'key')
+    -- a record that cannot be read (a wrong-typed key) counts as not running
+    if key and redis.pcall('HGET', prefix .. 'runs:' .. key, 'state') == 'running' then running = running + 1 end
   end
 end
 local waiting = 0
 for _, line in ipairs(redis.call('SMEMBERS', prefix .. 'lines')) do
   waiting = waiting + redis.call('LLEN', line)
 end
-local held = 0
-for _, task in ipairs(redis.call('SMEMBERS', prefix .. 'held')) do
-  held = held + redis.call('ZCARD', prefix .. 'held:' .. task)
-end
+local held = held_count(prefix)
 return { running, length - running + waiting + held, redis.call('ZCARD', KEYS[2]), held }

@@ -1,6 +1,7 @@
 #!lua flags=no-writes
 --- @include "queue"
 --- @include "lanes"
+--- @include "pause"
 --[[
   depths: the counts of the docket at one moment.
 
@@ -15,17 +16,7 @@
   Messages stay in their lane until their end is written, so the pending ones are the
   running tasks.
 ]]
-local length, pending = 0, 0
-for _, name in ipairs(lane_names(ARGV[4])) do
-  local lane = ARGV[4] .. name
-  length = length + redis.call('XLEN', lane)
-  local summary = redis.pcall('XPENDING', lane, ARGV[1])
-  if type(summary) == 'table' and not summary.err then pending = pending + summary[1] end
-end
-local held = 0
-for _, task in ipairs(redis.call('SMEMBERS', ARGV[4] .. 'held')) do
-  held = held + redis.call('ZCARD', ARGV[4] .. 'held:' .. task)
-end
+local length, pending = lane_depths(ARGV[4], ARGV[1])
 return {
   length,
   pending,
@@ -33,5 +24,5 @@ return {
   redis.call('ZCOUNT', KEYS[2], queue_due(ARGV[2]) + 1, '+inf'),
   redis.call('ZCOUNT', KEYS[3], ARGV[3], '+inf'),
   redis.call('XLEN', KEYS[4]),
-  held,
+  held_count(ARGV[4]),
 }

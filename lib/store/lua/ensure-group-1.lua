@@ -5,17 +5,13 @@
   A script, so that a worker can start on a full Redis (XGROUP CREATE alone is refused there).
 
   KEYS[1] stream
-  ARGV[1] consumer group     ARGV[2] key prefix
+  ARGV[1] key prefix
 
-  Returns 1 when the group of 'stream' was created, 0 when it existed.
+  Returns nothing; an error other than BUSYGROUP (the group exists) is raised.
 ]]
-local created = 0
-for _, name in ipairs(lane_names(ARGV[2])) do
-  local reply = redis.pcall('XGROUP', 'CREATE', ARGV[2] .. name, ARGV[1], '0', 'MKSTREAM')
-  if type(reply) == 'table' and reply.err then
-    if not string.find(reply.err, 'BUSYGROUP', 1, true) then return redis.error_reply(reply.err) end
-  elseif name == 'stream' then
-    created = 1
+for _, name in ipairs(lane_names(ARGV[1])) do
+  local reply = lane_group(ARGV[1], name)
+  if type(reply) == 'table' and reply.err and not string.find(reply.err, 'BUSYGROUP', 1, true) then
+    return redis.error_reply(reply.err)
   end
 end
-return created

@@ -50,8 +50,9 @@ if state == 'scheduled' then
   return answer('scheduled', 'due at its time', nil, r[3])
 end
 -- queued
-if r[7] or paused_for(prefix, task) then
-  local what = redis.call('SISMEMBER', prefix .. 'paused', '*') == 1 and 'the docket is paused'
+local paused = paused_set(prefix)
+if r[7] or is_paused(paused, task) then
+  local what = paused['*'] and 'the docket is paused'
     or ('task ' .. task .. ' is paused')
   return answer('paused', what .. (r[7] and '; its message is held until resume' or ''), nil, nil)
 end

@@ -15,7 +15,7 @@
             stored under results:<key> and the error ('' = none) in the runs hash, both for
             executionTtl, or the runs hash is deleted when executionTtl is 0
     outcome 'retry': the same key is scheduled again at retry-when with the given attempt
-            (new generation; queued at once when due, else parked)
+            (new generation; queued at once when due, else in the queue)
     outcome 'dead': like 'failed', and the message also goes to the dead-letter stream with
             task name, args, error and attempt
     outcome 'rejected': a message whose fields could not be read goes to the dead-letter
@@ -70,14 +70,27 @@ local function end_run(key, runs, state, err, result)
   redis.call('PUBLISH', prefix .. 'state:' .. key, cjson.encode(event))
 end
 
--- The event of an end, with the worker and how long the attempt ran (when events are on).
-local function end_event(kind, key, runs, task, attempt, err)
+-- The runs fields an end reads, read once.
+local function read_run(runs)
+  local r = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'worker', 'startedAt', 'task', 'priority',
+    'traceparent', 'tracestate', 'streamId')
+  return { generation = r[1], state = r[2], cancel = r[3], worker = r[4], startedAt = r[5], task = r[6],
+    priority = r[7], traceparent = r[8], tracestate = r[9], streamId = r[10] }
+end
+
+-- The event of an end, with the worker and how long the attempt ran (when events are on), from
+-- the runs fields read before it (`run`); kind 'dead' tells failed, then dead.
+local function end_event(kind, key, run, task, attempt, err)
   if not events_on(prefix) then return end
-  local r = redis.call('HMGET', runs, 'worker', 'startedAt', 'task')
-  local extra = { worker = r[1] or nil }
-  if r[2] then extra.durationMs = tonumber(now) - tonumber(r[2]) end
+  local extra = { worker = run.worker or nil }
+  if run.startedAt then extra.durationMs = tonumber(now) - tonumber(run.startedAt) end
   if err and err ~= '' then extra.error = err end
-  event_add(prefix, kind, key, task ~= '' and task or r[3], attempt, now, extra)
+  task = task ~= '' and task or run.task
+  if kind == 'dead' then
+    event_dead(prefix, key, task, attempt, now, extra)
+  else
+    event_add(prefix, kind, key, task, attempt, now, extra)
+  end
 end
 
 -- One end; returns its status.
@@ -91,19 +104,19 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
   local runs = prefix .. 'runs:' .. key
   if outcome == 'rejected' then
     dead_letter(key, task, args, err, attempt)
-    if key ~= '' and id ~= '' and redis.call('HGET', runs, 'streamId') == id then
-      end_event('failed', key, runs, task, attempt, err)
-      end_event('dead', key, runs, task, attempt, err)
+    local run = key ~= '' and id ~= '' and read_run(runs)
+    if run and run.streamId == id then
+      end_event('dead', key, run, task, attempt, err)
       end_run(key, runs, 'failed', err, '')
       return 'ok'
     end
     return 'superseded'
   end
-  local current = key ~= '' and generation ~= '' and redis.call('HMGET', runs, 'generation', 'state', 'cancel')
-  local same = current and current[1] == generation
-  local applies = same and not TERMINAL[current[2]]
-  if applies and current[3] == '1' then
-    end_event('cancelled', key, runs, task, attempt, '')
+  local run = key ~= '' and generation ~= '' and read_run(runs)
+  local same = run and run.generation == generation
+  local applies = same and not TERMINAL[run.state]
+  if applies and run.cancel == '1' then
+    end_event('cancelled', key, run, task, attempt, '')
     end_run(key, runs, 'cancelled', '', '')
     return 'cancelled'
   end
@@ -116,17 +129,18 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
   end
   if not applies then return 'superseded' end
   if outcome == 'retry' then
-    end_event('retrying', key, runs, task, tonumber(attempt) - 1, err)
-    local trace = redis.call('HMGET', runs, 'traceparent', 'tracestate')
-    schedule_run(prefix, key, task, args, retryWhen, attempt, now, trace[1], trace[2])
+    end_event('retrying', key, run, task, tonumber(attempt) - 1, err)
+    schedule_run(prefix, key, task, args, retryWhen, attempt, now, run.traceparent, run.tracestate, nil,
+      { run.generation, run.state, run.priority })
     return 'ok'
   end
-  end_event(outcome, key, runs, task, attempt, err)
-  if dead then end_event('dead', key, runs, task, attempt, err) end
+  end_event(dead and 'dead' or outcome, key, run, task, attempt, err)
   end_run(key, runs, outcome, err, result)
   if nextWhen ~= '' and outcome ~= 'cancelled' then
-    local trace = redis.call('HMGET', runs, 'traceparent', 'tracestate')
-    schedule_run(prefix, key, task, nextArgs ~= '' and nextArgs or args, nextWhen, 1, now, trace[1], trace[2])
+    -- the ended record is kept for executionTtl (0: it is gone, and the successor starts afresh)
+    local kept = ttl > 0
+    schedule_run(prefix, key, task, nextArgs ~= '' and nextArgs or args, nextWhen, 1, now,
+      kept and run.traceparent, kept and run.tracestate, nil, kept and { run.generation, outcome, run.priority } or {})
   end
   return 'ok'
 end
@@ -148,6 +162,6 @@ for i = 8, #ARGV, 13 do
 end
 local read = {}
 local want = tonumber(ARGV[7]) or 0
-if ARGV[6] ~= '' and want > 0 then read = lane_read(prefix, ARGV[6], want) end
+if ARGV[6] ~= '' and want > 0 then read = lane_read(prefix, ARGV[6], want, lane_names(prefix)) end
 events_flush(prefix)
 return { out, read }

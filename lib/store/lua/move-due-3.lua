@@ -1,6 +1,5 @@
 #!lua flags=allow-oom
---- @include "queue"
---- @include "lanes"
+--- @include "schedule-run"
 --[[
   move-due: move future tasks whose time has come from the queue to the stream.
 
@@ -19,45 +18,29 @@
 local now, prefix = ARGV[1], ARGV[2]
 local deadTtl, ttl = tonumber(ARGV[4]), tonumber(ARGV[5])
 
--- The message of a future task, from its runs hash (what schedule_run would have written).
+-- The message of a due task, its priority and its when: made from its runs hash (what
+-- schedule_run would have written), or taken as it is from parked:<key> (then deleted) when a
+-- producer that writes the wire format by hand wrote one. No fields when there is no message.
 local function message_of(key)
   local r = redis.call('HMGET', prefix .. 'runs:' .. key, 'state', 'task', 'args', 'when', 'attempt', 'generation',
     'priority', 'traceparent', 'tracestate')
-  if r[1] ~= 'scheduled' then return {} end
-  local fields = { 'key', key, 'task', r[2], 'args', r[3], 'when', r[4], 'attempt', r[5], 'generation', r[6] }
-  if r[7] and r[7] ~= '5' then
-    fields[#fields + 1] = 'priority'
-    fields[#fields + 1] = r[7]
+  local parked = prefix .. 'parked:' .. key
+  -- (HLEN also fails on a parked record that cannot be read, as its HGETALL would)
+  if r[1] == 'scheduled' and redis.call('HLEN', parked) == 0 then
+    return run_message(key, r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9]), r[7] or '5', r[4]
   end
-  if r[8] and r[8] ~= '' then
-    fields[#fields + 1] = 'traceparent'
-    fields[#fields + 1] = r[8]
-    if r[9] and r[9] ~= '' then
-      fields[#fields + 1] = 'tracestate'
-      fields[#fields + 1] = r[9]
-    end
-  end
-  return fields
+  local fields = redis.call('HGETALL', parked)
+  if #fields > 0 then redis.call('DEL', parked) end
+  return fields, priority_of(fields), r[4]
 end
 
 local function move(key)
-  local parked = prefix .. 'parked:' .. key
-  -- a parked hash comes from a producer that writes the wire format by hand
-  local fields = redis.call('HGETALL', parked)
-  if #fields == 0 then fields = message_of(key) end
-  if #fields > 0 then
-    local priority = '5'
-    for i = 1, #fields, 2 do
-      if fields[i] == 'priority' then priority = fields[i + 1] end
-    end
-    local id = lane_push(prefix, lane_for(priority), fields)
-    local runs = prefix .. 'runs:' .. key
-    redis.call('HSET', runs, 'state', 'queued', 'streamId', id)
-    redis.call('DEL', parked)
-    local when = redis.call('HGET', runs, 'when')
-    redis.call('PUBLISH', prefix .. 'state:' .. key,
-      cjson.encode({ type = 'state', key = key, state = 'queued', when = tonumber(when) }))
-  end
+  local fields, priority, when = message_of(key)
+  if #fields == 0 then return end
+  local id = lane_push(prefix, lane_for(priority), fields)
+  redis.call('HSET', prefix .. 'runs:' .. key, 'state', 'queued', 'streamId', id)
+  redis.call('PUBLISH', prefix .. 'state:' .. key,
+    cjson.encode({ type = 'state', key = key, state = 'queued', when = tonumber(when) }))
 end
 
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', queue_due(now), 'LIMIT', 0, tonumber(ARGV[3]))

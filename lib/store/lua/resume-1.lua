@@ -18,9 +18,10 @@
 local prefix, what, budget = ARGV[1], ARGV[2], tonumber(ARGV[3])
 if what ~= '' then redis.call('SREM', KEYS[1], what) end
 
+local paused = paused_set(prefix)
 local candidates, free = {}, {}
 for _, task in ipairs(redis.call('SMEMBERS', prefix .. 'held')) do
-  if not paused_for(prefix, task) then
+  if not is_paused(paused, task) then
     free[#free + 1] = task
     local got = redis.call('ZRANGE', prefix .. 'held:' .. task, 0, budget - 1, 'WITHSCORES')
     for i = 1, #got, 2 do
@@ -41,16 +42,13 @@ for i = 1, math.min(budget, #candidates) do
   local held = redis.pcall('HGET', runs, 'held')
   local fields = redis.pcall('HGETALL', parked)
   if held == task and type(fields) == 'table' and not fields.err and #fields > 0 then
-    local priority = '5'
-    for j = 1, #fields, 2 do
-      if fields[j] == 'priority' then priority = fields[j + 1] end
-    end
-    local id = lane_push(prefix, lane_for(priority, true), fields)
+    local id = lane_push(prefix, lane_for(priority_of(fields), true), fields)
     redis.call('HSET', runs, 'streamId', id)
-    redis.call('HDEL', runs, 'held')
+    unpark(prefix, key)
     moved = moved + 1
+  else
+    redis.pcall('DEL', parked)
   end
-  redis.pcall('DEL', parked)
 end
 
 local left = 0

@@ -7,10 +7,9 @@
   KEYS[1] stream             KEYS[2] queue
   ARGV[1] key prefix         ARGV[2] most entries read from each place
 
-  Returns { total, row, row, … }: total counts stream entries, queued keys, waiting keys and
-  held keys; a
-  row is { key, state, task, args, when, attempt, worker, startedAt, generation } read from
-  runs:<key> (a key is listed once, also when it is both running and rescheduled).
+  Returns { row, row, … }: a row is { key, state, task, args, when, attempt, worker, startedAt,
+  generation } read from runs:<key> (a key is listed once, also when it is both running and
+  rescheduled).
 ]]
 local prefix, limit = ARGV[1], tonumber(ARGV[2])
 local keys, seen = {}, {}
@@ -20,31 +19,19 @@ local function add(key)
     keys[#keys + 1] = key
   end
 end
-local length = 0
 for _, name in ipairs(lane_names(prefix)) do
-  length = length + redis.call('XLEN', prefix .. name)
   for _, entry in ipairs(redis.call('XRANGE', prefix .. name, '-', '+', 'COUNT', limit)) do
-    local fields = entry[2]
-    for i = 1, #fields, 2 do
-      if fields[i] == 'key' then
-        add(fields[i + 1])
-        break
-      end
-    end
+    add(field_of(entry[2], 'key'))
   end
 end
 for _, key in ipairs(redis.call('ZRANGE', KEYS[2], 0, limit - 1)) do add(key) end
-local waiting = 0
 for _, line in ipairs(redis.call('SMEMBERS', prefix .. 'lines')) do
-  waiting = waiting + redis.call('LLEN', line)
   for _, key in ipairs(redis.call('LRANGE', line, 0, limit - 1)) do add(key) end
 end
-local held = 0
 for _, task in ipairs(redis.call('SMEMBERS', prefix .. 'held')) do
-  held = held + redis.call('ZCARD', prefix .. 'held:' .. task)
   for _, key in ipairs(redis.call('ZRANGE', prefix .. 'held:' .. task, 0, limit - 1)) do add(key) end
 end
-local out = { length + redis.call('ZCARD', KEYS[2]) + waiting + held }
+local out = {}
 for _, key in ipairs(keys) do
   local r = redis.call('HMGET', prefix .. 'runs:' .. key, 'state', 'task', 'args', 'when', 'attempt', 'worker',
     'startedAt', 'generation')

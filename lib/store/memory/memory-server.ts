@@ -56,6 +56,13 @@ function formatScore(score: number): string {
   return score === Infinity ? 'inf' : score === -Infinity ? '-inf' : String(score);
 }
 
+/** Members of a sorted-set range as ZRANGE answers them: each followed by its score WITHSCORES. */
+function scoredReply(range: [string, number][], withScores: boolean): string[] {
+  return withScores
+    ? range.flatMap(([member, score]) => [member, formatScore(score)])
+    : range.map(([member]) => member);
+}
+
 /** A Redis glob (`*`, `?`, `[…]`, `\x`) as a regular expression. */
 function globToRegExp(pattern: string): RegExp {
   let source = '';
@@ -593,9 +600,7 @@ export class MemoryServer {
           .reverse()
           .slice(offset, offset + count)
       : zset.rangeByScore(parseScoreBound(min), parseScoreBound(max), offset, count);
-    return withScores
-      ? range.flatMap(([member, score]) => [member, formatScore(score)])
-      : range.map(([member]) => member);
+    return scoredReply(range, withScores);
   }
 
   /** XREAD without blocking (ids given, not '$'): null when no stream has newer entries. */
@@ -954,10 +959,7 @@ const COMMANDS: Record<string, Handler> = {
     if (options.some((o) => o.toUpperCase() === 'BYSCORE')) {
       throw new Error('ERR ZRANGE BYSCORE is not supported on the memory:// backend');
     }
-    const range = zset.range(integer(start), integer(stop));
-    return withScores
-      ? range.flatMap(([member, score]) => [member, formatScore(score)])
-      : range.map(([member]) => member);
+    return scoredReply(zset.range(integer(start), integer(stop)), withScores);
   },
   ZRANGEBYSCORE(args) {
     const [key, min, max, ...options] = args;

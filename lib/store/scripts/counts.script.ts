@@ -9,6 +9,6 @@ export const COUNTS = defineScript<Record<string, never>, TaskCountsRecord>({
   args: (k) => [k.prefix, CONSUMER_GROUP],
   decode: (reply) => {
     const [running, queued, scheduled, held] = (reply as number[]).map(Number);
-    return { running, queued: Math.max(0, queued), scheduled, held: held ?? 0 };
+    return { running, queued: Math.max(0, queued), scheduled, held };
   },
 });

@@ -1,7 +1,10 @@
 import type { StreamEntry } from '../docket-store.js';
 import { defineScript } from './script.js';
 
-/** read-lanes-1.lua: new messages for a consumer from every lane, in rank order. */
+/**
+ * read-lanes-1.lua: new messages for a consumer from every lane, in rank order; the last id of
+ * each lane only when no message was read (lastIds is empty otherwise).
+ */
 export const READ_LANES = defineScript<
   { consumer: string; count: number },
   { lanes: string[]; lastIds: string[]; entries: StreamEntry[] }

@@ -50,7 +50,7 @@ export const DEPTHS = defineScript<{ now: number; liveSince: number }, Depths & 
         running: pending,
         workers,
         deadLetters,
-        held: held ?? 0,
+        held,
       };
     },
   },
@@ -62,7 +62,7 @@ export const SNAPSHOT = defineScript<{ limit: number }, SnapshotRecord>({
   keys: (k) => [k.stream, k.queue],
   args: (k, { limit }) => [k.prefix, limit],
   decode: (reply) => {
-    const [total, ...rows] = reply as [number, ...(string | null)[][]];
+    const rows = reply as (string | null)[][];
     const runs: SnapshotRecord['runs'] = [];
     for (const [key, state, task, args, when, attempt, worker, startedAt, generation] of rows) {
       const run = runRecord(
@@ -73,7 +73,7 @@ export const SNAPSHOT = defineScript<{ limit: number }, SnapshotRecord>({
       );
       if (run && key !== null && run.taskName) runs.push({ ...run, key });
     }
-    return { total: Number(total), runs };
+    return { runs };
   },
 });
 

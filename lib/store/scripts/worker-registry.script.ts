@@ -72,9 +72,9 @@ export const RELEASE = defineScript<
 });
 
 /** ensure-group-1.lua: the consumer group exists (made on a full Redis too). */
-export const ENSURE_GROUP = defineScript<Record<string, never>, boolean>({
+export const ENSURE_GROUP = defineScript<Record<string, never>, void>({
   file: 'ensure-group-1',
   keys: (k) => [k.stream],
-  args: (k) => [CONSUMER_GROUP, k.prefix],
-  decode: (reply) => reply === 1,
+  args: (k) => [k.prefix],
+  decode: () => undefined,
 });

@@ -6,6 +6,8 @@
   With no listener, the only cost is one EXISTS per call that has an event to tell.
 
   event_add(prefix, type, key, task, attempt, now, extra)  extra: nil or a table of fields
+  event_dead(prefix, key, task, attempt, now, extra)       an end that is dead-lettered: failed,
+                                                           then dead (the same extra fields)
   events_flush(prefix)                                     publish what was collected
 ]]
 local EVENTS_ON = nil
@@ -23,6 +25,11 @@ local function event_add(prefix, kind, key, task, attempt, now, extra)
     for k, v in pairs(extra) do e[k] = v end
   end
   EVENTS[#EVENTS + 1] = e
+end
+
+local function event_dead(prefix, key, task, attempt, now, extra)
+  event_add(prefix, 'failed', key, task, attempt, now, extra)
+  event_add(prefix, 'dead', key, task, attempt, now, extra)
 end
 
 local function events_flush(prefix)

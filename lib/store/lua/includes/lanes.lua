@@ -9,16 +9,27 @@
 
   LANE_GROUP                         the consumer group (CONSUMER_GROUP of store/keys.ts)
   lane_for(priority, resumed)        the lane of a priority
+  field_of(fields, name)             the value of a field in a message's flat field list (the
+                                     last one, as the worker reads it), or nil
+  priority_of(fields)                the priority a message's fields carry ('5' when none)
+  lane_group(prefix, lane)           create the lane's group (and the lane): XGROUP CREATE's
+                                     reply, as redis.pcall gives it (BUSYGROUP when it exists)
   lane_ensure(prefix, lane)          a new lane gets the group, is listed and announced on
                                      <prefix>lanes (a future task's lane exists from its add,
-                                     so that workers know it before it comes due)
+                                     so that workers know it before it comes due); once per
+                                     lane in a call
   lane_push(prefix, lane, fields)    XADD to a lane (made as lane_ensure does); returns the
                                      message id
   lane_of(prefix, mid)               the stream key and stream id of a message id
   lane_drop(prefix, group, mid)      acknowledge and delete a message
   lane_names(prefix)                 every lane ('stream' included), in rank order
-  lane_read(prefix, consumer, count) up to `count` new messages for `consumer`, lanes in rank
-                                     order: { { message id, fields }, … }
+  lane_depths(prefix, group)         the messages of every lane and, of them, the pending ones
+                                     (read by a worker, not ended; none without the group):
+                                     length, pending, { { lane key, its pending count }, … } of
+                                     the lanes that have pending messages
+  lane_read(prefix, consumer, count, lanes)
+                                     up to `count` new messages for `consumer` from `lanes`
+                                     (lane_names), in their order: { { message id, fields }, … }
 ]]
 local LANE_GROUP = 'docket-workers'
 local DEFAULT_RANK = 11
@@ -30,6 +41,18 @@ local function lane_for(priority, resumed)
   return 'stream:' .. p
 end
 
+local function field_of(fields, name)
+  local value = nil
+  for i = 1, #fields, 2 do
+    if fields[i] == name then value = fields[i + 1] end
+  end
+  return value
+end
+
+local function priority_of(fields)
+  return field_of(fields, 'priority') or '5'
+end
+
 local function lane_rank(lane)
   local kind, p = string.match(lane, '^(%a+):(%d)$')
   if not kind then return DEFAULT_RANK end
@@ -37,12 +60,21 @@ local function lane_rank(lane)
   return 2 * tonumber(p) + 1
 end
 
+local function lane_group(prefix, lane)
+  -- the group starts at 0, so that every message of the lane is read
+  return redis.pcall('XGROUP', 'CREATE', prefix .. lane, LANE_GROUP, '0', 'MKSTREAM')
+end
+
+-- the lanes this call has ensured already (a script's locals are its call's)
+local LANES_ENSURED = {}
+
 local function lane_ensure(prefix, lane)
-  if lane ~= 'stream' and redis.call('ZADD', prefix .. 'lanes', 'NX', lane_rank(lane), lane) == 1 then
-    -- the group starts at 0, so that every message of the lane is read
-    redis.pcall('XGROUP', 'CREATE', prefix .. lane, LANE_GROUP, '0', 'MKSTREAM')
+  if lane == 'stream' or LANES_ENSURED[prefix .. lane] then return end
+  if redis.call('ZADD', prefix .. 'lanes', 'NX', lane_rank(lane), lane) == 1 then
+    lane_group(prefix, lane)
     redis.call('PUBLISH', prefix .. 'lanes', lane)
   end
+  LANES_ENSURED[prefix .. lane] = true
 end
 
 local function lane_push(prefix, lane, fields)
@@ -78,9 +110,23 @@ local function lane_names(prefix)
   return out
 end
 
-local function lane_read(prefix, consumer, count)
+local function lane_depths(prefix, group)
+  local length, pending, busy = 0, 0, {}
+  for _, name in ipairs(lane_names(prefix)) do
+    local lane = prefix .. name
+    length = length + redis.call('XLEN', lane)
+    local summary = redis.pcall('XPENDING', lane, group)
+    if type(summary) == 'table' and not summary.err and tonumber(summary[1]) > 0 then
+      pending = pending + summary[1]
+      busy[#busy + 1] = { lane, summary[1] }
+    end
+  end
+  return length, pending, busy
+end
+
+local function lane_read(prefix, consumer, count, lanes)
   local out = {}
-  for _, lane in ipairs(lane_names(prefix)) do
+  for _, lane in ipairs(lanes) do
     if count <= 0 then break end
     local reply = redis.pcall('XREADGROUP', 'GROUP', LANE_GROUP, consumer, 'COUNT', count, 'STREAMS',
       prefix .. lane, '>')

@@ -1,30 +1,44 @@
+--- @include "queue"
 --[[
   Pause: <prefix>paused (set) names what is paused: '*' for the whole docket, else task names.
   A worker's claim holds the messages of paused work instead of starting them: the message
-  leaves its lane, its fields wait in <prefix>parked:<key> (as a future task's do), the key
-  waits in <prefix>held:<task> (zset, scored by the message's place in its lane, so that resume
-  keeps the order) and <prefix>held (set) lists the tasks with held work; the runs hash stays
+  leaves its lane, its fields wait in <prefix>parked:<key>, the key waits in
+  <prefix>held:<task> (zset, scored by the message's place in its lane, so that resume keeps
+  the order) and <prefix>held (set) lists the tasks with held work; the runs hash stays
   'queued' and names the line in its field 'held'.
 
-  pause_any(prefix)                   whether anything is paused (one EXISTS: the common case)
-  paused_for(prefix, task)            whether the docket or this task is paused
+  paused_set(prefix)                  what is paused, read once (one SMEMBERS) into a Lua set
+  is_paused(set, task)                whether the docket or this task is paused, in such a set
+  held_count(prefix)                  how many keys are held, over every task
   hold(prefix, key, task, mid, fields) hold a message (message id, its fields)
-  unhold(prefix, key)                 a held key's records go (cancel, replace, clear); returns
-                                      whether it was held
+  unpark(prefix, key)                 the runs field 'held' and the parked message of a key go;
+                                      whether it was held (its held:<task> entry is the caller's)
+  unhold(prefix, key, task)           a held key's records go (cancel, replace); `task` is its
+                                      runs field 'held' (the task it is held under)
 ]]
-local function pause_any(prefix)
-  return redis.call('EXISTS', prefix .. 'paused') == 1
+local function paused_set(prefix)
+  local set = {}
+  for _, name in ipairs(redis.call('SMEMBERS', prefix .. 'paused')) do set[name] = true end
+  return set
 end
 
-local function paused_for(prefix, task)
-  local paused = prefix .. 'paused'
-  return redis.call('SISMEMBER', paused, '*') == 1 or redis.call('SISMEMBER', paused, task) == 1
+local function is_paused(set, task)
+  return set['*'] == true or (task ~= nil and set[task] == true)
 end
 
+local function held_count(prefix)
+  local n = 0
+  for _, task in ipairs(redis.call('SMEMBERS', prefix .. 'held')) do
+    n = n + redis.call('ZCARD', prefix .. 'held:' .. task)
+  end
+  return n
+end
+
+-- a message's place in its lane, scored as the queue scores a time (ms of its id, then its sequence)
 local function hold_score(mid)
   local ms, seq = string.match(mid, '(%d+)-(%d+)$')
   if not ms then return 0 end
-  return tonumber(ms) * 1024 + math.min(tonumber(seq), 1023)
+  return queue_place(ms, tonumber(seq))
 end
 
 local function hold(prefix, key, task, mid, fields)
@@ -38,14 +52,15 @@ local function hold(prefix, key, task, mid, fields)
   redis.call('HDEL', runs, 'streamId')
 end
 
-local function unhold(prefix, key)
-  local runs = prefix .. 'runs:' .. key
-  local task = redis.call('HGET', runs, 'held')
-  if not task then return false end
+local function unpark(prefix, key)
+  if redis.call('HDEL', prefix .. 'runs:' .. key, 'held') == 0 then return false end
+  redis.call('DEL', prefix .. 'parked:' .. key)
+  return true
+end
+
+local function unhold(prefix, key, task)
   local line = prefix .. 'held:' .. task
   redis.call('ZREM', line, key)
   if redis.call('ZCARD', line) == 0 then redis.call('SREM', prefix .. 'held', task) end
-  redis.call('DEL', prefix .. 'parked:' .. key)
-  redis.call('HDEL', runs, 'held')
-  return true
+  unpark(prefix, key)
 end

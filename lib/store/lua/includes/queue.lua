@@ -4,6 +4,8 @@
   1 024th and later of one millisecond share n = 1023). So tasks leave the queue in due-time
   order, ties in add order.
 
+  queue_place(ms, n)         the score of place n (from 0) in millisecond `ms`: ms * 1024 + n
+                             (n capped at 1023)
   queue_score(queue, when)   the score of a task due at `when` (epoch ms) added now
   queue_time(score)          the due time (epoch ms) of a score
   queue_due(now)             the highest score that is due at `now`
@@ -11,13 +13,17 @@
   (Scores go to Redis as numbers, never concatenated into text: Lua 5.1 prints a number with
   14 digits.)
 ]]
+local function queue_place(ms, n)
+  return tonumber(ms) * 1024 + math.min(n, 1023)
+end
+
 local function queue_score(queue, when)
-  local base = tonumber(when) * 1024
+  local base, top = queue_place(when, 0), queue_place(when, 1023)
   -- beyond 2^53 a double holds no more exact integers: far-future tasks keep their time only
   if base >= 9007199254740992 then return base end
-  local last = redis.call('ZREVRANGEBYSCORE', queue, base + 1023, base, 'WITHSCORES', 'LIMIT', 0, 1)
+  local last = redis.call('ZREVRANGEBYSCORE', queue, top, base, 'WITHSCORES', 'LIMIT', 0, 1)
   if last[2] == nil then return base end
-  return math.min(tonumber(last[2]) + 1, base + 1023)
+  return math.min(tonumber(last[2]) + 1, top)
 end
 
 local function queue_time(score)
@@ -25,7 +31,7 @@ local function queue_time(score)
 end
 
 local function queue_due(now)
-  return tonumber(now) * 1024 + 1023
+  return queue_place(now, 1023)
 end
 
 local function queue_head(queue)

@@ -1,5 +1,6 @@
 --- @include "lines"
 --- @include "events"
+--- @include "pause"
 --[[
   schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate, priority)
     Add or replace one execution of `key` (what schedule-4.lua does; see there); returns its
@@ -8,7 +9,8 @@
 local function schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate,
                             priority)
   local runs = prefix .. 'runs:' .. key
-  local run = redis.call('HMGET', runs, 'state', 'streamId', 'waiting', 'when', 'generation', 'task', 'args', 'attempt')
+  local run = redis.call('HMGET', runs, 'state', 'streamId', 'waiting', 'when', 'generation', 'task', 'args', 'attempt',
+    'held')
   local state = run[1]
   if mode == 'add' and (state == 'scheduled' or state == 'queued' or state == 'running') then
     return { 'already_scheduled', state, run[4] or when, run[5] or '0', run[6] or task, run[7] or args, run[8] or '1' }
@@ -17,11 +19,13 @@ local function schedule_key(prefix, group, key, task, args, when, attempt, now, 
     -- what is left of an earlier execution of this key (a new key has nothing to clean)
     if run[2] then lane_drop(prefix, group, run[2]) end
     if run[3] then leave_line(prefix, run[3], key) end
+    -- work held while paused is replaced by this run
+    if run[9] then unhold(prefix, key, run[9]) end
     redis.call('ZREM', prefix .. 'queue', key)
     redis.call('DEL', prefix .. 'parked:' .. key, prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
   end
   local newState, generation = schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate,
-    priority or '5')
+    priority or '5', { run[5], run[1], nil })
   event_add(prefix, 'scheduled', key, task, attempt, now, nil)
   return { 'scheduled', newState, when, tostring(generation), task, args, attempt }
 end

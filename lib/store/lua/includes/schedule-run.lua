@@ -1,29 +1,13 @@
 --- @include "queue"
 --- @include "lanes"
---- @include "pause"
 --[[
-  schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate, priority)
-    Schedule a new execution of `key` (new generation): queued in the lane of its priority when
-    due, else queued by time (its message is made from the runs hash when it comes due: a
-    future task is stored once); the runs hash records it (with the trace context, if
-    any) and the state is published; a task that becomes the earliest in the queue is
-    announced on <prefix>wake. `priority` nil keeps the key's priority (a retry, a successor,
-    a deferral); the runs hash and the message carry it when it is not 5.
-    Returns state, generation.
+  run_message(key, task, args, when, attempt, generation, priority, traceparent, tracestate)
+    The fields of an execution's message (see the wire format): the priority only when it is
+    not 5 (nil counts as 5), the trace context only when there is a traceparent.
 ]]
-local function schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate, priority)
-  local runs = prefix .. 'runs:' .. key
-  local fresh = redis.call('EXISTS', runs) == 0
-  local generation = redis.call('HINCRBY', runs, 'generation', 1)
-  if priority == nil then
-    priority = fresh and '5' or (redis.call('HGET', runs, 'priority') or '5')
-  elseif priority == '5' then
-    if not fresh then redis.call('HDEL', runs, 'priority') end
-  else
-    redis.call('HSET', runs, 'priority', priority)
-  end
+local function run_message(key, task, args, when, attempt, generation, priority, traceparent, tracestate)
   local fields = { 'key', key, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'generation', generation }
-  if priority ~= '5' then
+  if priority and priority ~= '5' then
     fields[#fields + 1] = 'priority'
     fields[#fields + 1] = priority
   end
@@ -35,28 +19,58 @@ local function schedule_run(prefix, key, task, args, when, attempt, now, tracepa
       fields[#fields + 1] = tracestate
     end
   end
-  if not fresh then
-    -- work held while paused is replaced by this run
-    unhold(prefix, key)
-    redis.call('HDEL', runs, 'worker', 'startedAt', 'completedAt', 'error', 'cancel', 'streamId', 'waiting',
-      'reserved', 'reservedMax', 'traceparent', 'tracestate', 'starts', 'deferredBy', 'deferredUntil')
+  return fields
+end
+
+--[[
+  schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate, priority, before)
+    Schedule a new execution of `key` (new generation): queued in the lane of its priority when
+    due, else queued by time (its message is made from the runs hash when it comes due: a
+    future task is stored once); the runs hash records it (with the trace context, if
+    any) and the state is published; a task that becomes the earliest in the queue is
+    announced on <prefix>wake. `priority` nil keeps the key's priority (a retry, a successor,
+    a deferral); the runs hash and the message carry it when it is not 5. `before`: the runs
+    fields generation, state and priority as the caller has just read them, or nil (read here).
+    Returns state, generation.
+]]
+local function schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate, priority, before)
+  local runs = prefix .. 'runs:' .. key
+  before = before or redis.call('HMGET', runs, 'generation', 'state', 'priority')
+  local generation = redis.call('HINCRBY', runs, 'generation', 1)
+  if priority == nil then priority = before[3] or '5' end
+  local fields = run_message(key, task, args, when, attempt, generation, priority, traceparent, tracestate)
+  if before[1] or before[2] then
+    -- what is left of the key's earlier execution (a new key has nothing to clean)
+    local stale = { 'worker', 'startedAt', 'completedAt', 'error', 'cancel', 'streamId', 'waiting', 'reserved',
+      'reservedMax', 'traceparent', 'tracestate', 'starts', 'deferredBy', 'deferredUntil' }
+    if priority == '5' then stale[#stale + 1] = 'priority' end
+    redis.call('HDEL', runs, unpack(stale))
     redis.call('PERSIST', runs)
+  end
+  local record = { 'task', task, 'args', args, 'when', when, 'attempt', attempt }
+  if priority ~= '5' then
+    record[#record + 1] = 'priority'
+    record[#record + 1] = priority
   end
   if traceparent and traceparent ~= '' then
     -- kept so that a retry or a successor still links to the producer's span
-    redis.call('HSET', runs, 'traceparent', traceparent, 'tracestate', tracestate or '')
+    record[#record + 1] = 'traceparent'
+    record[#record + 1] = traceparent
+    record[#record + 1] = 'tracestate'
+    record[#record + 1] = tracestate or ''
   end
   local state
   if tonumber(when) <= tonumber(now) then
     state = 'queued'
-    local id = lane_push(prefix, lane_for(priority), fields)
-    redis.call('HSET', runs, 'state', state, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'streamId', id)
+    record[#record + 1] = 'streamId'
+    record[#record + 1] = lane_push(prefix, lane_for(priority), fields)
+    redis.call('HSET', runs, 'state', state, unpack(record))
   else
     state = 'scheduled'
     lane_ensure(prefix, lane_for(priority))
     local queue = prefix .. 'queue'
     redis.call('ZADD', queue, queue_score(queue, when), key)
-    redis.call('HSET', runs, 'state', state, 'task', task, 'args', args, 'when', when, 'attempt', attempt)
+    redis.call('HSET', runs, 'state', state, unpack(record))
     local first = redis.call('ZRANGE', queue, 0, 0)
     if first[1] == key then redis.call('PUBLISH', prefix .. 'wake', when) end
   end
