@@ -59,8 +59,10 @@ end
 
 local function claim(key, generation, id, rules)
   local runs = prefix .. 'runs:' .. key
-  local current = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'task', 'args', 'attempt', 'starts')
-  local ahead, traceparent, tracestate = nil, '', ''
+  local current = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'task', 'args', 'attempt', 'starts',
+    'traceparent', 'tracestate')
+  -- a task deferred by a rule keeps linking to its producer's span
+  local ahead, traceparent, tracestate = nil, current[8] or '', current[9] or ''
   if generation == '0' and current[1] == false then
     -- a message from a producer that writes only the stream: it gets its runs hash now
     local fields = entry_of(id)

@@ -137,10 +137,11 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
   end_event(dead and 'dead' or outcome, key, run, task, attempt, err)
   end_run(key, runs, outcome, err, result)
   if nextWhen ~= '' and outcome ~= 'cancelled' then
-    -- the ended record is kept for executionTtl (0: it is gone, and the successor starts afresh)
+    -- the ended record is kept for executionTtl (0: it is gone, and the successor's record is
+    -- new); either way the successor keeps the priority and the trace context read above
     local kept = ttl > 0
     schedule_run(prefix, key, task, nextArgs ~= '' and nextArgs or args, nextWhen, 1, now,
-      kept and run.traceparent, kept and run.tracestate, nil, kept and { run.generation, outcome, run.priority } or {})
+      run.traceparent, run.tracestate, run.priority or '5', kept and { run.generation, outcome, run.priority } or {})
   end
   return 'ok'
 end

@@ -21,10 +21,11 @@ local function release_slot(prefix, slots, max, key, now)
     if not next then break end
     if redis.call('EXISTS', waiters) == 0 then redis.call('SREM', prefix .. 'lines', waiters) end
     local runs = prefix .. 'runs:' .. next
-    local run = redis.call('HMGET', runs, 'state', 'waiting', 'task', 'args', 'when', 'attempt')
+    local run = redis.call('HMGET', runs, 'state', 'waiting', 'task', 'args', 'when', 'attempt', 'traceparent',
+      'tracestate')
     if run[1] == 'queued' and run[2] == waiters then
       redis.call('ZADD', slots, now, next)
-      schedule_run(prefix, next, run[3], run[4], run[5], run[6], now, '', '')
+      schedule_run(prefix, next, run[3], run[4], run[5], run[6], now, run[7] or '', run[8] or '')
       redis.call('HSET', runs, 'reserved', slots, 'reservedMax', max)
     end
   end
