@@ -142,7 +142,7 @@ export class DocketWorker implements OnApplicationBootstrap, BeforeApplicationSh
 
   /**
    * Work until the stream and the queue are empty (future tasks included) and nothing runs,
-   * or until the application closes.
+   * or until the application closes. Work held by a pause does not count.
    */
   async runUntilFinished(): Promise<void> {
     const session = this.start();
