@@ -148,7 +148,13 @@ async function processing(
   processes: number,
   concurrency: number,
   fireAndForget: boolean,
-): Promise<{ throughput: number; rssMax: number; workerCpu: number; redisCpu: number }> {
+): Promise<{
+  throughput: number;
+  rssMax: number;
+  workerCpu: number;
+  redisCpu: number;
+  commands: number;
+}> {
   const n = ctx.sizes.processing;
   return withProducer(ctx, run, fireAndForget, async (producer) => {
     // One process reports once, at n; several report every REPORT_EVERY tasks, and the rest
@@ -165,6 +171,7 @@ async function processing(
     try {
       const filled = await producer.unfinished();
       if (filled !== n) throw new Error(`pre-fill left ${filled} unfinished tasks, not ${n}`);
+      const calls0 = await commandCalls(ctx.redis.stats);
       const redis0 = await redisCpuMicros(ctx.redis.stats);
       const t0 = performance.now();
       for (const w of workers) w.start();
@@ -172,6 +179,9 @@ async function processing(
       await until(async () => (await producer.unfinished()) === 0, 60_000, 'all completions');
       const elapsed = performance.now() - t0;
       const redisCpu = (await redisCpuMicros(ctx.redis.stats)) - redis0;
+      // The orchestrator's polls of `unfinished` count too: a few commands each, a few polls
+      // (dozens with four processes), against n tasks of several commands each.
+      const commands = (await commandCalls(ctx.redis.stats)) - calls0 - 2 * COMMANDS_PER_READING;
       const done = await Promise.all(workers.map((w) => w.stop()));
       const count = done.reduce((sum, d) => sum + d.count, 0);
       if (count !== n) throw new Error(`${count} handler runs for ${n} tasks`);
@@ -180,6 +190,7 @@ async function processing(
         rssMax: Math.max(...done.map((d) => d.rssMax)) / 2 ** 20,
         workerCpu: done.reduce((sum, d) => sum + d.cpuMicros, 0) / n,
         redisCpu: redisCpu / n,
+        commands: commands / n,
       };
     } finally {
       await Promise.allSettled(workers.map((w) => w.stop()));
@@ -287,6 +298,8 @@ const throughput =
       [id]: result.throughput,
       [`${id}_wcpu`]: result.workerCpu,
       [`${id}_rcpu`]: result.redisCpu,
+      [`${id}_cpu`]: result.workerCpu + result.redisCpu,
+      [`${id}_cmds`]: result.commands,
       ...(id === 'proc_c50' ? { rss_c50: result.rssMax } : {}),
     };
   };
@@ -332,6 +345,18 @@ export function metricList(s: Sizes): Metric[] {
         'docket executionTtl: 0; BullMQ removeOnComplete: true. The other processing rows use ' +
         "each library's default: docket keeps state 15 min, BullMQ keeps every completed job.",
     }),
+    ...(
+      [
+        ['proc_c10', 'concurrency 10'],
+        ['proc_c50', 'concurrency 50'],
+        ['proc_c200', 'concurrency 200'],
+        ['proc_4x50', '4 processes, concurrency 50'],
+        ['proc_c50_ff', 'concurrency 50, fire-and-forget'],
+      ] as const
+    ).flatMap(([id, label]) => [
+      m(`${id}_cmds`, `Redis commands per task, ${label}`, 'commands', 'lower'),
+      m(`${id}_cpu`, `CPU per task (worker + Redis), ${label}`, 'µs', 'lower'),
+    ]),
     m('proc_c50_wcpu', 'worker CPU per task, concurrency 50', 'µs', 'lower'),
     m('proc_c50_rcpu', 'Redis CPU per task, concurrency 50', 'µs', 'lower'),
     m('proc_c50_ff_wcpu', 'worker CPU per task, concurrency 50, fire-and-forget', 'µs', 'lower'),
