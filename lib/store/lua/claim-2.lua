@@ -60,7 +60,7 @@ end
 local function claim(key, generation, id, rules)
   local runs = prefix .. 'runs:' .. key
   local current = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'task', 'args', 'attempt', 'starts',
-    'traceparent', 'tracestate')
+    'traceparent', 'tracestate', 'progressed')
   -- a task deferred by a rule keeps linking to its producer's span
   local ahead, traceparent, tracestate = nil, current[8] or '', current[9] or ''
   if generation == '0' and current[1] == false then
@@ -147,8 +147,13 @@ local function claim(key, generation, id, rules)
   end
   -- not acknowledged: the message stays pending while it runs, for redelivery
   redis.call('HSET', runs, 'state', 'running', 'worker', worker, 'startedAt', now, 'starts', starts + 1)
-  redis.call('HDEL', runs, 'streamId', 'reserved', 'reservedMax')
-  redis.call('DEL', prefix .. 'progress:' .. key)
+  -- an earlier attempt's progress goes (runs field 'progressed': there is some)
+  if current[10] then
+    redis.call('HDEL', runs, 'streamId', 'reserved', 'reservedMax', 'progressed')
+    redis.call('DEL', prefix .. 'progress:' .. key)
+  else
+    redis.call('HDEL', runs, 'streamId', 'reserved', 'reservedMax')
+  end
   redis.call('PUBLISH', prefix .. 'state:' .. key,
     cjson.encode({ type = 'state', key = key, state = 'running', worker = worker, startedAt = nowN }))
   event_add(prefix, 'started', key, current[4], current[6], now, { worker = worker })

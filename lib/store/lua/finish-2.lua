@@ -53,14 +53,19 @@ local function dead_letter(key, task, args, err, attempt)
     'key', key, 'task', task, 'args', args, 'error', err, 'attempt', attempt, 'deadAt', now)
 end
 
-local function end_run(key, runs, state, err, result)
+-- `run`: the runs fields read before (read_run); a field that is not there is not deleted, a
+-- progress hash that was never written (no 'progressed') is not touched
+local function end_run(key, runs, run, state, err, result)
   local progress = prefix .. 'progress:' .. key
   if ttl > 0 then
-    redis.call('HSET', runs, 'state', state, 'completedAt', now)
-    if err ~= '' then redis.call('HSET', runs, 'error', err) end
-    redis.call('HDEL', runs, 'cancel', 'streamId')
+    if err ~= '' then
+      redis.call('HSET', runs, 'state', state, 'completedAt', now, 'error', err)
+    else
+      redis.call('HSET', runs, 'state', state, 'completedAt', now)
+    end
+    if run.cancel or run.streamId then redis.call('HDEL', runs, 'cancel', 'streamId') end
     redis.call('PEXPIRE', runs, ttl)
-    redis.call('PEXPIRE', progress, ttl)
+    if run.progressed then redis.call('PEXPIRE', progress, ttl) end
     if result ~= '' then redis.call('SET', prefix .. 'results:' .. key, result, 'PX', ttl) end
   else
     redis.call('DEL', runs, progress)
@@ -73,9 +78,9 @@ end
 -- The runs fields an end reads, read once.
 local function read_run(runs)
   local r = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'worker', 'startedAt', 'task', 'priority',
-    'traceparent', 'tracestate', 'streamId')
+    'traceparent', 'tracestate', 'streamId', 'progressed')
   return { generation = r[1], state = r[2], cancel = r[3], worker = r[4], startedAt = r[5], task = r[6],
-    priority = r[7], traceparent = r[8], tracestate = r[9], streamId = r[10] }
+    priority = r[7], traceparent = r[8], tracestate = r[9], streamId = r[10], progressed = r[11] }
 end
 
 -- The event of an end, with the worker and how long the attempt ran (when events are on), from
@@ -107,7 +112,7 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
     local run = key ~= '' and id ~= '' and read_run(runs)
     if run and run.streamId == id then
       end_event('dead', key, run, task, attempt, err)
-      end_run(key, runs, 'failed', err, '')
+      end_run(key, runs, run, 'failed', err, '')
       return 'ok'
     end
     return 'superseded'
@@ -117,7 +122,7 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
   local applies = same and not TERMINAL[run.state]
   if applies and run.cancel == '1' then
     end_event('cancelled', key, run, task, attempt, '')
-    end_run(key, runs, 'cancelled', '', '')
+    end_run(key, runs, run, 'cancelled', '', '')
     return 'cancelled'
   end
   local dead = false
@@ -135,7 +140,7 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
     return 'ok'
   end
   end_event(dead and 'dead' or outcome, key, run, task, attempt, err)
-  end_run(key, runs, outcome, err, result)
+  end_run(key, runs, run, outcome, err, result)
   if nextWhen ~= '' and outcome ~= 'cancelled' then
     -- the ended record is kept for executionTtl (0: it is gone, and the successor's record is
     -- new); either way the successor keeps the priority and the trace context read above

@@ -8,11 +8,14 @@
   ARGV[4] operand (a number, or the message; '' with 'message' clears it)
   ARGV[5] now (epoch ms)     ARGV[6] progress channel
 
-  A write from a superseded or finished execution changes nothing. Returns the new progress as
-  { current, total, message, updatedAt } or an empty array when superseded.
+  A write from a superseded or finished execution changes nothing. The runs hash gets the field
+  'progressed', so that the claim of a later attempt and the end of this one touch the progress
+  hash only when there is one. Returns the new progress as { current, total, message, updatedAt }
+  or an empty array when superseded.
 ]]
-local run = redis.call('HMGET', KEYS[2], 'generation', 'state')
+local run = redis.call('HMGET', KEYS[2], 'generation', 'state', 'progressed')
 if run[1] ~= ARGV[2] or run[2] ~= 'running' then return {} end
+if not run[3] then redis.call('HSET', KEYS[2], 'progressed', '1') end
 local op, operand = ARGV[3], ARGV[4]
 if op == 'total' then
   redis.call('HSET', KEYS[1], 'total', operand)
