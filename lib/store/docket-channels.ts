@@ -9,6 +9,7 @@ import {
   UnreadablePayloadError,
 } from './event-payloads.js';
 import type { DocketKeys } from './keys.js';
+import { StateWatch } from './state-watch.js';
 import { Subscriptions } from './subscriptions.js';
 
 /** How the store reports what it drops (an unreadable payload) or a handler that threw. */
@@ -21,6 +22,7 @@ export type StoreWarning = (message: string) => void;
  */
 export class RedisDocketChannels implements DocketChannels {
   private readonly subscriptions: Subscriptions;
+  private readonly states: StateWatch;
 
   constructor(
     private readonly connection: DocketConnection,
@@ -30,6 +32,7 @@ export class RedisDocketChannels implements DocketChannels {
     this.subscriptions = new Subscriptions(connection, (channel, error) =>
       warn(`a handler of ${channel} threw: ${(error as Error)?.message ?? error}`),
     );
+    this.states = new StateWatch(connection, keys, this.subscriptions, warn);
   }
 
   get listening(): boolean {
@@ -73,20 +76,30 @@ export class RedisDocketChannels implements DocketChannels {
     key: string,
     handler: (event: StateEvent | ProgressEvent) => void,
   ): Promise<Unsubscribe> {
-    const undo = await Promise.all([
-      this.subscriptions.subscribe(this.keys.stateChannel(key), (text) =>
-        this.parsed(text, parseStateEvent, handler),
-      ),
-      this.subscriptions.subscribe(this.keys.progressChannel(key), (text) =>
-        this.parsed(text, parseProgressEvent, handler),
-      ),
-    ]);
+    // the scripts publish states only while some process listens (see StateWatch)
+    const unwatch = await this.states.watch();
+    let undo: Unsubscribe[];
+    try {
+      undo = await Promise.all([
+        this.subscriptions.subscribe(this.keys.stateChannel(key), (text) =>
+          this.parsed(text, parseStateEvent, handler),
+        ),
+        this.subscriptions.subscribe(this.keys.progressChannel(key), (text) =>
+          this.parsed(text, parseProgressEvent, handler),
+        ),
+      ]);
+    } catch (error) {
+      unwatch();
+      throw error;
+    }
     return async () => {
+      unwatch();
       await Promise.all(undo.map((stop) => stop()));
     };
   }
 
   async onAnyState(handler: (event: StateEvent) => void): Promise<Unsubscribe> {
+    const unwatch = await this.states.watch();
     const client = this.connection.duplicate();
     client.on('pmessage', (_pattern: string, _channel: string, text: string) =>
       this.parsed(text, parseStateEvent, handler),
@@ -96,10 +109,14 @@ export class RedisDocketChannels implements DocketChannels {
       await this.connection.ready(client);
       await client.psubscribe(pattern);
     } catch (error) {
+      unwatch();
       this.connection.release(client);
       throw this.connection.error(error, client);
     }
-    return async () => this.connection.release(client);
+    return async () => {
+      unwatch();
+      this.connection.release(client);
+    };
   }
 
   /** Hand a payload to `handler` when it reads; warn and drop it otherwise. Never throws. */

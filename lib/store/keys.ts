@@ -30,6 +30,8 @@ export class DocketKeys {
   readonly eventsChannel: string;
   /** Exists (with a time to live) while some process listens to the events channel. */
   readonly eventsOn: string;
+  /** Exists (with a time to live) while some process listens to executions' state channels. */
+  readonly statesOn: string;
 
   constructor(readonly name: string) {
     this.prefix = `{${name}}:`;
@@ -47,6 +49,7 @@ export class DocketKeys {
     this.paused = `${this.prefix}paused`;
     this.eventsChannel = `${this.prefix}events`;
     this.eventsOn = `${this.prefix}events:on`;
+    this.statesOn = `${this.prefix}states:on`;
   }
 
   /** The stream of a lane (`stream`, `stream:<p>`, `resumed:<p>`). */

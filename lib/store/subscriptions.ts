@@ -33,9 +33,14 @@ export class Subscriptions {
     });
     let wasReady = false;
     client.on('ready', () => {
-      if (wasReady) for (const listener of this.reconnectListeners) listener();
+      if (wasReady) this.missed();
       wasReady = true;
     });
+  }
+
+  /** Tell the reconnect listeners that messages may have been missed, as after a reconnect. */
+  missed(): void {
+    for (const listener of this.reconnectListeners) listener();
   }
 
   /** Whether messages can arrive now (the subscriber is connected). */

@@ -1,4 +1,5 @@
 #!lua flags=allow-oom
+--- @include "states"
 --- @include "admission"
 --- @include "end-cancelled"
 --- @include "lanes"
@@ -110,8 +111,7 @@ local function claim(key, generation, id, rules)
     else
       redis.call('DEL', runs, progress)
     end
-    redis.call('PUBLISH', prefix .. 'state:' .. key,
-      cjson.encode({ type = 'state', key = key, state = 'failed', completedAt = nowN, error = err }))
+    state_publish(prefix, key, { type = 'state', key = key, state = 'failed', completedAt = nowN, error = err })
     event_dead(prefix, key, current[4], current[6], now, { error = err })
     return 'poisoned'
   end
@@ -154,8 +154,7 @@ local function claim(key, generation, id, rules)
   else
     redis.call('HDEL', runs, 'streamId', 'reserved', 'reservedMax')
   end
-  redis.call('PUBLISH', prefix .. 'state:' .. key,
-    cjson.encode({ type = 'state', key = key, state = 'running', worker = worker, startedAt = nowN }))
+  state_publish(prefix, key, { type = 'state', key = key, state = 'running', worker = worker, startedAt = nowN })
   event_add(prefix, 'started', key, current[4], current[6], now, { worker = worker })
   return 'run'
 end

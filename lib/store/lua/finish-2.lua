@@ -1,4 +1,5 @@
 #!lua flags=allow-oom
+--- @include "states"
 --- @include "lines"
 --- @include "lanes"
 --- @include "events"
@@ -72,7 +73,7 @@ local function end_run(key, runs, run, state, err, result)
   end
   local event = { type = 'state', key = key, state = state, completedAt = tonumber(now) }
   if err ~= '' then event.error = err end
-  redis.call('PUBLISH', prefix .. 'state:' .. key, cjson.encode(event))
+  state_publish(prefix, key, event)
 end
 
 -- The runs fields an end reads, read once.

@@ -1,4 +1,5 @@
 #!lua flags=allow-oom
+--- @include "states"
 --- @include "schedule-run"
 --[[
   move-due: move future tasks whose time has come from the queue to the stream.
@@ -39,8 +40,7 @@ local function move(key)
   if #fields == 0 then return end
   local id = lane_push(prefix, lane_for(priority), fields)
   redis.call('HSET', prefix .. 'runs:' .. key, 'state', 'queued', 'streamId', id)
-  redis.call('PUBLISH', prefix .. 'state:' .. key,
-    cjson.encode({ type = 'state', key = key, state = 'queued', when = tonumber(when) }))
+  state_publish(prefix, key, { type = 'state', key = key, state = 'queued', when = tonumber(when) })
 end
 
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', queue_due(now), 'LIMIT', 0, tonumber(ARGV[3]))
@@ -55,8 +55,8 @@ for _, key in ipairs(due) do
     local written = redis.pcall('HSET', runs, 'state', 'failed', 'completedAt', now, 'error', err)
     if type(written) ~= 'table' then
       if ttl > 0 then redis.call('PEXPIRE', runs, ttl) else redis.call('DEL', runs) end
-      redis.call('PUBLISH', prefix .. 'state:' .. key,
-        cjson.encode({ type = 'state', key = key, state = 'failed', completedAt = tonumber(now), error = err }))
+      state_publish(prefix, key,
+        { type = 'state', key = key, state = 'failed', completedAt = tonumber(now), error = err })
     end
   end
   redis.call('ZREM', KEYS[1], key)

@@ -1,4 +1,5 @@
 #!lua flags=allow-oom
+--- @include "states"
 --- @include "lane-claim"
 --[[
   release: an orderly shutdown hands back what its worker holds, so that another worker takes
@@ -29,8 +30,7 @@ for i = 6 + n, #ARGV, 3 do
     local starts = tonumber(run[4] or '1') - 1
     redis.call('HSET', runs, 'state', 'queued', 'streamId', id, 'starts', starts > 0 and starts or 0)
     redis.call('HDEL', runs, 'worker', 'startedAt')
-    redis.call('PUBLISH', prefix .. 'state:' .. key,
-      cjson.encode({ type = 'state', key = key, state = 'queued', when = tonumber(run[5]) }))
+    state_publish(prefix, key, { type = 'state', key = key, state = 'queued', when = tonumber(run[5]) })
     released = released + 1
   end
 end

@@ -1,3 +1,4 @@
+--- @include "states"
 --- @include "events"
 --[[
   end_cancelled(prefix, key, now, ttl)
@@ -19,6 +20,5 @@ local function end_cancelled(prefix, key, now, ttl)
   else
     redis.call('DEL', runs)
   end
-  redis.call('PUBLISH', prefix .. 'state:' .. key,
-    cjson.encode({ type = 'state', key = key, state = 'cancelled', completedAt = tonumber(now) }))
+  state_publish(prefix, key, { type = 'state', key = key, state = 'cancelled', completedAt = tonumber(now) })
 end

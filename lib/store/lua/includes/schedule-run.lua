@@ -1,3 +1,4 @@
+--- @include "states"
 --- @include "queue"
 --- @include "lanes"
 --[[
@@ -74,7 +75,6 @@ local function schedule_run(prefix, key, task, args, when, attempt, now, tracepa
     local first = redis.call('ZRANGE', queue, 0, 0)
     if first[1] == key then redis.call('PUBLISH', prefix .. 'wake', when) end
   end
-  redis.call('PUBLISH', prefix .. 'state:' .. key,
-    cjson.encode({ type = 'state', key = key, state = state, when = tonumber(when) }))
+  state_publish(prefix, key, { type = 'state', key = key, state = state, when = tonumber(when) })
   return state, generation
 end
