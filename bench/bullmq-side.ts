@@ -42,8 +42,11 @@ export const bullmqSide: Side = {
     });
     await queue.waitUntilReady();
     return {
-      async add(payload: Payload, due?: number): Promise<void> {
-        const opts = due === undefined ? undefined : { delay: Math.max(0, due - Date.now()) };
+      async add(payload: Payload, due?: number, key?: string): Promise<void> {
+        const opts =
+          due === undefined && key === undefined
+            ? undefined
+            : { delay: due === undefined ? undefined : Math.max(0, due - Date.now()), jobId: key };
         await queue.add('noop', payload, opts);
       },
       async addBulk(payloads: Payload[]): Promise<void> {

@@ -61,8 +61,11 @@ export const docketSide: Side = {
     const queue = `{${options.queue}}:queue`;
     const addMany = (client as unknown as { addMany?: AddMany }).addMany;
     return {
-      async add(payload: Payload, due?: number): Promise<void> {
-        const opts = due === undefined ? undefined : { when: new Date(due) };
+      async add(payload: Payload, due?: number, key?: string): Promise<void> {
+        const opts =
+          due === undefined && key === undefined
+            ? undefined
+            : { when: due === undefined ? undefined : new Date(due), key };
         await client.add('noop', opts)(payload);
       },
       addBulk:

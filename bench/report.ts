@@ -266,7 +266,9 @@ const MEASURES = `## What each scenario measures
 - **idle commands/s**: one started worker with nothing to do; Redis \`INFO commandstats\` delta
   (commands inside Lua scripts count too) over the window, minus the measuring INFO itself.
 - **Redis memory per 100 000 scheduled tasks**: \`used_memory\` after adding future tasks (due in
-  1 h) minus before, scaled to 100 000 tasks; FLUSHALL before each run.
+  1 h) minus before, scaled to 100 000 tasks; FLUSHALL before each run. Then the same again
+  with keys (docket) and job ids (BullMQ) "1", "2", … — BullMQ's own ids are such a counter,
+  docket's default key is a UUIDv7 (36 characters, in the record's name and in the queue).
 - **worker RSS**: the largest \`process.memoryUsage().rss\` sampled every 100 ms in the worker
   process during the one-process concurrency-50 run.
 `;

@@ -24,7 +24,8 @@ export interface SideOptions {
 /** The producing half of a library, as the scenarios use it. */
 export interface Producer {
   /** Enqueue one task, due now or at `due` (epoch ms). */
-  add(payload: Payload, due?: number): Promise<void>;
+  /** `key`: the task key (docket) or job id (BullMQ) instead of the library's own. */
+  add(payload: Payload, due?: number, key?: string): Promise<void>;
   /** Enqueue many at once; null when the library has no bulk add. */
   readonly addBulk: ((payloads: Payload[]) => Promise<void>) | null;
   /** Tasks not finished yet (waiting, due or running), as the library keeps them in Redis. */
