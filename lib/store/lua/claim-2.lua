@@ -1,9 +1,5 @@
 #!lua flags=allow-oom
---- @include "states"
---- @include "admission"
---- @include "end-cancelled"
---- @include "lanes"
---- @include "pause"
+--- @include "claim-one"
 --[[
   claim: decide for each delivered message whether it runs now, and mark the ones that do.
 
@@ -43,142 +39,11 @@
     'error'      a record of the message cannot be read (a wrong-typed key): the message is
                  dead-lettered alone with the reason; the others go on
 ]]
-local prefix, group, worker, now, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
-local deadTtl, mostStarts = tonumber(ARGV[6]), tonumber(ARGV[7])
-local nowN = tonumber(now)
-local paused = paused_set(prefix)
-
-local function entry_of(mid)
-  local lane, id = lane_of(prefix, mid)
-  return redis.call('XRANGE', lane, id, id)[1]
-end
-
-local function dead_letter(key, task, args, err, attempt)
-  redis.call('XADD', KEYS[2], 'MINID', '~', nowN - deadTtl, '*',
-    'key', key, 'task', task, 'args', args, 'error', err, 'attempt', attempt, 'deadAt', now)
-end
-
-local function claim(key, generation, id, rules)
-  local runs = prefix .. 'runs:' .. key
-  local current = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'task', 'args', 'attempt', 'starts',
-    'traceparent', 'tracestate', 'progressed')
-  -- a task deferred by a rule keeps linking to its producer's span
-  local ahead, traceparent, tracestate = nil, current[8] or '', current[9] or ''
-  if generation == '0' and current[1] == false then
-    -- a message from a producer that writes only the stream: it gets its runs hash now
-    local fields = entry_of(id)
-    local f = {}
-    if fields then
-      for j = 1, #fields[2], 2 do f[fields[2][j]] = fields[2][j + 1] end
-    end
-    -- a `when` that is not a finite number counts as now
-    local due = tonumber(f.when or '')
-    if due and (due ~= due or due == math.huge or due == -math.huge) then due = nil end
-    redis.call('HSET', runs, 'generation', '0', 'state', 'queued', 'task', f.task or '', 'args', f.args or '[]',
-      'when', due and f.when or now, 'attempt', f.attempt or '1')
-    current = { '0', 'queued', false, f.task or '', f.args or '[]', f.attempt or '1', false }
-    if due and due > nowN then
-      ahead = f.when
-      -- its deferral keeps the producer's trace context
-      traceparent, tracestate = f.traceparent or '', f.tracestate or ''
-    end
-  end
-  local state = current[2]
-  if current[1] ~= generation or state == 'completed' or state == 'failed' or state == 'cancelled' then
-    lane_drop(prefix, group, id)
-    release_slots(prefix, rules, key, now)
-    return 'superseded'
-  end
-  if current[3] == '1' then
-    lane_drop(prefix, group, id)
-    release_slots(prefix, rules, key, now)
-    end_cancelled(prefix, key, now, ttl)
-    return 'cancelled'
-  end
-  local starts = tonumber(current[7] or '0')
-  if starts >= mostStarts then
-    -- its worker vanished every time it ran: it is not started again
-    lane_drop(prefix, group, id)
-    release_slots(prefix, rules, key, now)
-    local err = 'PoisonMessageError: started ' .. starts .. ' times, its worker never finished it'
-    dead_letter(key, current[4], current[5], err, current[6])
-    local progress = prefix .. 'progress:' .. key
-    if ttl > 0 then
-      redis.call('HSET', runs, 'state', 'failed', 'completedAt', now, 'error', err)
-      redis.call('HDEL', runs, 'streamId', 'worker', 'startedAt')
-      redis.call('PEXPIRE', runs, ttl)
-      redis.call('PEXPIRE', progress, ttl)
-    else
-      redis.call('DEL', runs, progress)
-    end
-    state_publish(prefix, key, { type = 'state', key = key, state = 'failed', completedAt = nowN, error = err })
-    event_dead(prefix, key, current[4], current[6], now, { error = err })
-    return 'poisoned'
-  end
-  if not ahead and is_paused(paused, current[4]) then
-    local entry = entry_of(id)
-    lane_drop(prefix, group, id)
-    release_slots(prefix, rules, key, now)
-    hold(prefix, key, current[4], id, entry and entry[2])
-    return 'held'
-  end
-  -- a foreign producer's future task waits in the queue for its time, as a rule would defer it
-  local verdict, detail, rule = 'defer', ahead, nil
-  if not ahead then verdict, detail, rule = admit(prefix, rules, key, now) end
-  if verdict == 'drop' then
-    lane_drop(prefix, group, id)
-    -- a slot reserved for it when it was woken from a waiting line goes back
-    release_slots(prefix, rules, key, now)
-    end_cancelled(prefix, key, now, ttl)
-    return 'cancelled'
-  elseif verdict == 'defer' then
-    lane_drop(prefix, group, id)
-    schedule_run(prefix, key, current[4], current[5], detail, current[6], now, traceparent, tracestate)
-    -- why, for explain (a later schedule of the key clears it)
-    if rule then redis.call('HSET', runs, 'deferredBy', rule, 'deferredUntil', detail) end
-    return 'deferred'
-  elseif verdict == 'wait' then
-    lane_drop(prefix, group, id)
-    redis.call('RPUSH', detail, key)
-    redis.call('SADD', prefix .. 'lines', detail)
-    redis.call('HSET', runs, 'waiting', detail)
-    redis.call('HDEL', runs, 'streamId')
-    return 'waiting'
-  end
-  -- not acknowledged: the message stays pending while it runs, for redelivery
-  redis.call('HSET', runs, 'state', 'running', 'worker', worker, 'startedAt', now, 'starts', starts + 1)
-  -- an earlier attempt's progress goes (runs field 'progressed': there is some)
-  if current[10] then
-    redis.call('HDEL', runs, 'streamId', 'reserved', 'reservedMax', 'progressed')
-    redis.call('DEL', prefix .. 'progress:' .. key)
-  else
-    redis.call('HDEL', runs, 'streamId', 'reserved', 'reservedMax')
-  end
-  state_publish(prefix, key, { type = 'state', key = key, state = 'running', worker = worker, startedAt = nowN })
-  event_add(prefix, 'started', key, current[4], current[6], now, { worker = worker })
-  return 'run'
-end
-
+local c = claim_context(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], KEYS[2])
 local out = {}
 for i = 8, #ARGV, 4 do
-  local key, generation, id, admission = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
-  local rules = admission ~= '' and cjson.decode(admission) or {}
-  local ok, status = pcall(claim, key, generation, id, rules)
-  if ok then
-    out[#out + 1] = status
-  else
-    -- a record of this message cannot be read (a wrong-typed key): it goes to the dead letters
-    -- alone, and the other messages of the call go on
-    local reason = type(status) == 'table' and status.err or tostring(status)
-    local entry = entry_of(id)
-    local f = {}
-    if entry then
-      for j = 1, #entry[2], 2 do f[entry[2][j]] = entry[2][j + 1] end
-    end
-    lane_drop(prefix, group, id)
-    dead_letter(key, f.task or '', f.args or '', 'UnreadableRecordError: ' .. reason, f.attempt or '1')
-    out[#out + 1] = 'error'
-  end
+  local admission = ARGV[i + 3]
+  out[#out + 1] = claim_one(c, ARGV[i], ARGV[i + 1], ARGV[i + 2], admission ~= '' and cjson.decode(admission) or {})
 end
-events_flush(prefix)
+events_flush(c.prefix)
 return out

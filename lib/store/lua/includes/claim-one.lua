@@ -1,0 +1,157 @@
+--- @include "admission"
+--- @include "end-cancelled"
+--- @include "lanes"
+--- @include "pause"
+--- @include "states"
+--- @include "events"
+--[[
+  Claims: whether a delivered message runs now, decided and marked (claim-2.lua calls it for
+  the messages a worker asks for; finish-2.lua for the messages it reads along). The statuses
+  are claim-2.lua's.
+
+  claim_context(prefix, group, worker, now, ttl, deadTtl, mostStarts, dead)
+    The settings of one call's claims: key prefix, consumer group, worker (consumer) name, now
+    (epoch ms), executionTtl, dead-letter retention (ms), most starts of one attempt, and the
+    dead-letter stream. The pause set is read at the first claim that needs it.
+  claim_one(c, key, generation, id, rules)
+    Claim one message (rules: its admission rules, decoded); a record of it that cannot be
+    read dead-letters the message alone and answers 'error'.
+]]
+local function claim_context(prefix, group, worker, now, ttl, deadTtl, mostStarts, dead)
+  return { prefix = prefix, group = group, worker = worker, now = now, nowN = tonumber(now), ttl = tonumber(ttl),
+    deadTtl = tonumber(deadTtl), mostStarts = tonumber(mostStarts), dead = dead }
+end
+
+local function claim_paused(c)
+  if c.paused == nil then c.paused = paused_set(c.prefix) end
+  return c.paused
+end
+
+local function claim_entry(c, mid)
+  local lane, id = lane_of(c.prefix, mid)
+  return redis.call('XRANGE', lane, id, id)[1]
+end
+
+local function claim_dead_letter(c, key, task, args, err, attempt)
+  redis.call('XADD', c.dead, 'MINID', '~', c.nowN - c.deadTtl, '*',
+    'key', key, 'task', task, 'args', args, 'error', err, 'attempt', attempt, 'deadAt', c.now)
+end
+
+local function claim_run(c, key, generation, id, rules)
+  local runs = c.prefix .. 'runs:' .. key
+  local current = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'task', 'args', 'attempt', 'starts',
+    'traceparent', 'tracestate', 'progressed')
+  -- a task deferred by a rule keeps linking to its producer's span
+  local ahead, traceparent, tracestate = nil, current[8] or '', current[9] or ''
+  if generation == '0' and current[1] == false then
+    -- a message from a producer that writes only the stream: it gets its runs hash now
+    local fields = claim_entry(c, id)
+    local f = {}
+    if fields then
+      for j = 1, #fields[2], 2 do f[fields[2][j]] = fields[2][j + 1] end
+    end
+    -- a `when` that is not a finite number counts as now
+    local due = tonumber(f.when or '')
+    if due and (due ~= due or due == math.huge or due == -math.huge) then due = nil end
+    redis.call('HSET', runs, 'generation', '0', 'state', 'queued', 'task', f.task or '', 'args', f.args or '[]',
+      'when', due and f.when or c.now, 'attempt', f.attempt or '1')
+    current = { '0', 'queued', false, f.task or '', f.args or '[]', f.attempt or '1', false }
+    if due and due > c.nowN then
+      ahead = f.when
+      -- its deferral keeps the producer's trace context
+      traceparent, tracestate = f.traceparent or '', f.tracestate or ''
+    end
+  end
+  local state = current[2]
+  if current[1] ~= generation or state == 'completed' or state == 'failed' or state == 'cancelled' then
+    lane_drop(c.prefix, c.group, id)
+    release_slots(c.prefix, rules, key, c.now)
+    return 'superseded'
+  end
+  if current[3] == '1' then
+    lane_drop(c.prefix, c.group, id)
+    release_slots(c.prefix, rules, key, c.now)
+    end_cancelled(c.prefix, key, c.now, c.ttl)
+    return 'cancelled'
+  end
+  local starts = tonumber(current[7] or '0')
+  if starts >= c.mostStarts then
+    -- its worker vanished every time it ran: it is not started again
+    lane_drop(c.prefix, c.group, id)
+    release_slots(c.prefix, rules, key, c.now)
+    local err = 'PoisonMessageError: started ' .. starts .. ' times, its worker never finished it'
+    claim_dead_letter(c, key, current[4], current[5], err, current[6])
+    local progress = c.prefix .. 'progress:' .. key
+    if c.ttl > 0 then
+      redis.call('HSET', runs, 'state', 'failed', 'completedAt', c.now, 'error', err)
+      redis.call('HDEL', runs, 'streamId', 'worker', 'startedAt')
+      redis.call('PEXPIRE', runs, c.ttl)
+      redis.call('PEXPIRE', progress, c.ttl)
+    else
+      redis.call('DEL', runs, progress)
+    end
+    state_publish(c.prefix, key,
+      { type = 'state', key = key, state = 'failed', completedAt = c.nowN, error = err })
+    event_dead(c.prefix, key, current[4], current[6], c.now, { error = err })
+    return 'poisoned'
+  end
+  if not ahead and is_paused(claim_paused(c), current[4]) then
+    local entry = claim_entry(c, id)
+    lane_drop(c.prefix, c.group, id)
+    release_slots(c.prefix, rules, key, c.now)
+    hold(c.prefix, key, current[4], id, entry and entry[2])
+    return 'held'
+  end
+  -- a foreign producer's future task waits in the queue for its time, as a rule would defer it
+  local verdict, detail, rule = 'defer', ahead, nil
+  if not ahead then verdict, detail, rule = admit(c.prefix, rules, key, c.now) end
+  if verdict == 'drop' then
+    lane_drop(c.prefix, c.group, id)
+    -- a slot reserved for it when it was woken from a waiting line goes back
+    release_slots(c.prefix, rules, key, c.now)
+    end_cancelled(c.prefix, key, c.now, c.ttl)
+    return 'cancelled'
+  elseif verdict == 'defer' then
+    lane_drop(c.prefix, c.group, id)
+    schedule_run(c.prefix, key, current[4], current[5], detail, current[6], c.now, traceparent, tracestate)
+    -- why, for explain (a later schedule of the key clears it)
+    if rule then redis.call('HSET', runs, 'deferredBy', rule, 'deferredUntil', detail) end
+    return 'deferred'
+  elseif verdict == 'wait' then
+    lane_drop(c.prefix, c.group, id)
+    redis.call('RPUSH', detail, key)
+    redis.call('SADD', c.prefix .. 'lines', detail)
+    redis.call('HSET', runs, 'waiting', detail)
+    redis.call('HDEL', runs, 'streamId')
+    return 'waiting'
+  end
+  -- not acknowledged: the message stays pending while it runs, for redelivery
+  redis.call('HSET', runs, 'state', 'running', 'worker', c.worker, 'startedAt', c.now, 'starts', starts + 1)
+  -- an earlier attempt's progress goes (runs field 'progressed': there is some)
+  if current[10] then
+    redis.call('HDEL', runs, 'streamId', 'reserved', 'reservedMax', 'progressed')
+    redis.call('DEL', c.prefix .. 'progress:' .. key)
+  else
+    redis.call('HDEL', runs, 'streamId', 'reserved', 'reservedMax')
+  end
+  state_publish(c.prefix, key,
+    { type = 'state', key = key, state = 'running', worker = c.worker, startedAt = c.nowN })
+  event_add(c.prefix, 'started', key, current[4], current[6], c.now, { worker = c.worker })
+  return 'run'
+end
+
+local function claim_one(c, key, generation, id, rules)
+  local ok, status = pcall(claim_run, c, key, generation, id, rules)
+  if ok then return status end
+  -- a record of this message cannot be read (a wrong-typed key): it goes to the dead letters
+  -- alone, and the other messages of the call go on
+  local reason = type(status) == 'table' and status.err or tostring(status)
+  local entry = claim_entry(c, id)
+  local f = {}
+  if entry then
+    for j = 1, #entry[2], 2 do f[entry[2][j]] = entry[2][j + 1] end
+  end
+  lane_drop(c.prefix, c.group, id)
+  claim_dead_letter(c, key, f.task or '', f.args or '', 'UnreadableRecordError: ' .. reason, f.attempt or '1')
+  return 'error'
+end
