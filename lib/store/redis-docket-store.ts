@@ -14,7 +14,7 @@ import type {
   FinishResult,
   LeaseRenewal,
   ProgressRecord,
-  ReadAlong,
+  FinishOptions,
   RunRecord,
   ScheduleAllResult,
   ScheduleRequest,
@@ -198,10 +198,7 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
     return this.run(CLAIM, { consumer, requests, ...options });
   }
 
-  finish(
-    ends: readonly TaskEnd[],
-    options: { now: number; executionTtl: number; deadLetterTtl: number; readAlong?: ReadAlong },
-  ): Promise<FinishResult> {
+  finish(ends: readonly TaskEnd[], options: FinishOptions): Promise<FinishResult> {
     return this.run(FINISH, { ends, ...options });
   }
 

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { admissionFor } from '../behaviours/plan.js';
+import { admissionFor, constantAdmission } from '../behaviours/plan.js';
 import type { StrikeList } from '../behaviours/strike-list.js';
 import { ExecutionCancelledError } from '../errors/execution-cancelled.error.js';
 import { argumentCountProblem } from '../explorer/arguments.js';
@@ -7,7 +7,14 @@ import type { TaskDefinition } from '../explorer/task-definition.js';
 import type { TaskRegistry } from '../explorer/task-registry.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { AdmissionRule } from '../store/admission.js';
-import type { DocketStore, StartedTask, StreamEntry, TaskEnd } from '../store/docket-store.js';
+import type {
+  ClaimAlong,
+  ClaimStatus,
+  DocketStore,
+  StartedTask,
+  StreamEntry,
+  TaskEnd,
+} from '../store/docket-store.js';
 import type { Finisher } from './finisher.js';
 import { FlowControl, type Held } from './flow-control.js';
 import {
@@ -56,6 +63,12 @@ interface Claimable {
   admission: readonly AdmissionRule[];
 }
 
+/** A claim along with ends (see `Dispatcher.claimAlong`), handed back with its answer. */
+export interface AlongTicket {
+  claim: ClaimAlong;
+  epoch: number;
+}
+
 /**
  * Turns delivered messages into running tasks: checks each (decodable, a known task, its
  * arguments, strikes, `runAtMost` limits), claims the ones that pass in one call, starts the
@@ -77,6 +90,9 @@ export class Dispatcher {
   private ending = 0;
   /** What this worker tells its application's `@OnDocketEvent` methods. */
   private readonly events: LocalEvents;
+  /** The tasks whose messages may be claimed along with ends, and their admission rules. */
+  private alongRules?: Map<string, readonly AdmissionRule[]>;
+  private alongTasks = '';
 
   constructor(private readonly env: DispatcherEnv) {
     this.flow = new FlowControl(env.concurrency);
@@ -101,6 +117,73 @@ export class Dispatcher {
     this.hold(entries, redelivered);
     // a loop that waited for this read's turn looks again
     this.env.onRoom();
+  }
+
+  /**
+   * Let the call that records ends claim what it reads along (see `ClaimAlong`), when nothing
+   * this worker checks in JavaScript could refuse those messages: no strikes, no `runAtMost`
+   * limits, and a task whose admission rules do not depend on its arguments. The budget's
+   * slots are taken until `endReadAlong`.
+   */
+  claimAlong(): AlongTicket | undefined {
+    if (!this.open || this.env.strikes.size > 0 || this.env.limits() !== undefined) return;
+    const budget = this.flow.alongBudget();
+    if (budget <= 0) return undefined;
+    this.flow.claimSent(budget);
+    const maxStarts = this.env.maxRedeliveries + 1;
+    return { claim: { budget, maxStarts, tasks: this.claimableTasks() }, epoch: this.epoch };
+  }
+
+  /**
+   * The read along with ends answered: `claimed` are the claim statuses of its first messages
+   * (claimed with `ticket`); the rest are held as `endRead` holds them.
+   */
+  endReadAlong(
+    entries: readonly StreamEntry[],
+    ticket: AlongTicket | undefined,
+    claimed: readonly ClaimStatus[],
+    now: number,
+  ): void {
+    if (!ticket || ticket.epoch !== this.epoch) {
+      // abandoned meanwhile: what was claimed is left to redelivery
+      this.endRead(entries.slice(claimed.length));
+      return;
+    }
+    this.flow.endRead();
+    this.flow.claimAnswered();
+    this.hold(entries.slice(claimed.length), false);
+    this.flow.claimSettled(ticket.claim.budget);
+    this.slotsChanged();
+    claimed.forEach((status, i) => {
+      const message = decodeMessage(entries[i], false);
+      if (isBadMessage(message)) {
+        // the script found it well formed; its arguments still did not decode here
+        if (status === 'run') void this.endUnrun(this.deadLetter(message, message.reason));
+        return;
+      }
+      const definition = this.env.registry.get(message.taskName)!;
+      const admission = this.alongRules?.get(message.taskName) ?? [];
+      this.afterClaim({ message, definition, admission }, status, now);
+    });
+    this.env.onRoom();
+  }
+
+  /** `ClaimAlong.tasks`: the tasks whose admission is the same for every message. */
+  private claimableTasks(): string {
+    if (this.alongRules?.size !== this.env.registry.names.length) {
+      const rules = new Map<string, readonly AdmissionRule[]>();
+      const tasks: Record<string, [number, readonly AdmissionRule[]]> = {};
+      for (const name of this.env.registry.names) {
+        const definition = this.env.registry.get(name)!;
+        const admission = constantAdmission(definition.plan, this.env.redeliveryTimeout);
+        if (!admission) continue;
+        rules.set(name, admission);
+        tasks[name] = [definition.rest ? -1 : definition.parameters.length, admission];
+      }
+      this.alongRules = rules;
+      this.alongTasks = JSON.stringify(tasks);
+    }
+    return this.alongTasks;
   }
 
   /** Messages read from the stream (or redelivered), to claim when their slots free. */
@@ -271,23 +354,23 @@ export class Dispatcher {
 
   private async claim(claimable: Claimable[], epoch: number): Promise<void> {
     const now = Date.now();
-    let statuses: string[];
+    let statuses: ClaimStatus[];
     try {
-      statuses = await this.env.store.claim(
-        this.env.worker,
-        claimable.map(({ message: m, admission }) => ({
-          key: m.key,
-          generation: m.generation,
-          id: m.id,
-          admission,
-        })),
-        {
+      const requests = claimable.map(({ message: m, admission }) => ({
+        key: m.key,
+        generation: m.generation,
+        id: m.id,
+        admission,
+      }));
+      const maxStarts = this.env.maxRedeliveries + 1;
+      // with the ends about to be written when there are some: one call for both
+      statuses = await (this.env.finisher.attachClaim(requests, maxStarts) ??
+        this.env.store.claim(this.env.worker, requests, {
           now,
           executionTtl: this.env.executionTtl,
           deadLetterTtl: this.env.deadLetterTtl,
-          maxStarts: this.env.maxRedeliveries + 1,
-        },
-      );
+          maxStarts,
+        }));
     } catch (error) {
       // The messages stay pending for this worker: redelivery takes them over.
       if (epoch === this.epoch) {
@@ -307,37 +390,44 @@ export class Dispatcher {
     this.pump();
     this.flow.claimSettled(claimable.length);
     this.slotsChanged();
+    claimable.forEach((item, i) => this.afterClaim(item, statuses[i], now));
+  }
+
+  /** Start a claimed message the claim let run; count and log the others. */
+  private afterClaim(
+    { message, definition, admission }: Claimable,
+    status: ClaimStatus,
+    now: number,
+  ): void {
     const { metrics, worker } = this.env;
-    claimable.forEach(({ message, definition, admission }, i) => {
-      const labels = { task: message.taskName, worker };
-      switch (statuses[i]) {
-        case 'run':
-          metrics.count('started', labels);
-          this.events.started(message, now);
-          if (message.redelivered) metrics.count('redelivered', labels);
-          metrics.punctuality(labels, (now - message.when) / 1_000);
-          this.execute(new RunningTask(message, definition, now, admission));
-          return;
-        case 'superseded':
-          metrics.count('superseded', labels);
-          break;
-        case 'cancelled':
-          metrics.count('cancelled', labels);
-          break;
-        case 'poisoned':
-          metrics.count('quarantined', labels);
-          this.logger.error(
-            `${message.taskName}(${message.key}) dead-lettered: PoisonMessageError: its attempt started ${this.env.maxRedeliveries + 1} times and its worker never finished it`,
-          );
-          return;
-        case 'error':
-          this.logger.error(
-            `${message.taskName}(${message.key}) dead-lettered: a record of it cannot be read`,
-          );
-          return;
-      }
-      this.logger.debug?.(`${message.taskName}(${message.key}) not started: ${statuses[i]}`);
-    });
+    const labels = { task: message.taskName, worker };
+    switch (status) {
+      case 'run':
+        metrics.count('started', labels);
+        this.events.started(message, now);
+        if (message.redelivered) metrics.count('redelivered', labels);
+        metrics.punctuality(labels, (now - message.when) / 1_000);
+        this.execute(new RunningTask(message, definition, now, admission));
+        return;
+      case 'superseded':
+        metrics.count('superseded', labels);
+        break;
+      case 'cancelled':
+        metrics.count('cancelled', labels);
+        break;
+      case 'poisoned':
+        metrics.count('quarantined', labels);
+        this.logger.error(
+          `${message.taskName}(${message.key}) dead-lettered: PoisonMessageError: its attempt started ${this.env.maxRedeliveries + 1} times and its worker never finished it`,
+        );
+        return;
+      case 'error':
+        this.logger.error(
+          `${message.taskName}(${message.key}) dead-lettered: a record of it cannot be read`,
+        );
+        return;
+    }
+    this.logger.debug?.(`${message.taskName}(${message.key}) not started: ${status}`);
   }
 
   private execute(task: RunningTask): void {

@@ -1,5 +1,14 @@
 import { Logger } from '@nestjs/common';
-import type { DocketStore, EndStatus, StreamEntry, TaskEnd } from '../store/docket-store.js';
+import type {
+  ClaimRequest,
+  ClaimStatus,
+  DocketStore,
+  EndStatus,
+  FinishResult,
+  StreamEntry,
+  TaskEnd,
+} from '../store/docket-store.js';
+import type { AlongTicket } from './dispatcher.js';
 import { sleep } from '../util/time.js';
 
 /** Most ends written in one call. */
@@ -17,7 +26,18 @@ export interface FinisherEnv {
    * none). A turn taken ends with `endRead`, which holds what was read.
    */
   beginRead(): number;
-  endRead(entries: StreamEntry[]): void;
+  /** With a read: whether the same call may claim what it reads too (see `ClaimAlong`). */
+  claimAlong(): AlongTicket | undefined;
+  /**
+   * The read answered: `claimed` are the claim statuses of its first messages, claimed with
+   * `ticket` at `now`.
+   */
+  endRead(
+    entries: StreamEntry[],
+    ticket?: AlongTicket,
+    claimed?: readonly ClaimStatus[],
+    now?: number,
+  ): void;
   /** A Redis error met while writing (the write is tried again). */
   disrupted(error: unknown): void;
 }
@@ -25,6 +45,14 @@ export interface FinisherEnv {
 interface Queued {
   end: TaskEnd;
   resolve: (status: EndStatus | undefined) => void;
+}
+
+/** Claims that go with the next call (see `attachClaim`). */
+interface Attached {
+  requests: readonly ClaimRequest[];
+  maxStarts: number;
+  resolve: (statuses: ClaimStatus[]) => void;
+  reject: (error: unknown) => void;
 }
 
 /**
@@ -36,6 +64,7 @@ interface Queued {
 export class Finisher {
   private readonly logger = new Logger('Docket');
   private queue: Queued[] = [];
+  private attached: Attached[] = [];
   private scheduled = false;
   private retrying = true;
 
@@ -55,6 +84,22 @@ export class Finisher {
     });
   }
 
+  /**
+   * Claim `requests` in the call that records the ends about to be written, so that the slots
+   * those ends free are filled without a call of their own; undefined when no such call is
+   * about to leave (claim alone then). Rejects when the call fails: what it claimed is left to
+   * redelivery, as after a failed claim call.
+   */
+  attachClaim(
+    requests: readonly ClaimRequest[],
+    maxStarts: number,
+  ): Promise<ClaimStatus[]> | undefined {
+    if (!this.scheduled) return undefined;
+    return new Promise((resolve, reject) => {
+      this.attached.push({ requests, maxStarts, resolve, reject });
+    });
+  }
+
   /** Ends still get written, but one that fails is no longer retried (redelivery takes over). */
   stopRetrying(): void {
     this.retrying = false;
@@ -67,23 +112,36 @@ export class Finisher {
       this.scheduled = true;
       setImmediate(() => void this.flush());
     }
-    let result: { statuses: EndStatus[]; read: StreamEntry[] } = { statuses: [], read: [] };
-    // a write whose reply was lost may have read along already: its retries read nothing
+    let result: FinishResult = { statuses: [], read: [], claimed: [], claims: [] };
+    let attached = this.attached;
+    this.attached = [];
+    // a write whose reply was lost may have read along (and claimed) already: its retries read
+    // nothing
     let count = this.retrying ? this.env.beginRead() : 0;
     let reading = count > 0;
+    let ticket = reading ? this.env.claimAlong() : undefined;
+    let now = Date.now();
     for (;;) {
       try {
         result = await this.write(
           batch.map((b) => b.end),
           count,
+          ticket,
+          now,
+          attached,
         );
         break;
       } catch (error) {
+        for (const a of attached) a.reject(error);
+        attached = [];
         if (reading) {
           reading = false;
-          this.env.endRead([]);
+          // what a lost reply claimed is left to redelivery, as after a failed claim call
+          this.env.endRead([], ticket, [], now);
+          ticket = undefined;
         }
         count = 0;
+        now = Date.now();
         this.env.disrupted(error);
         if (!this.retrying) {
           this.logger.warn(
@@ -94,19 +152,36 @@ export class Finisher {
         await sleep(this.env.reconnectionDelay);
       }
     }
-    if (reading) this.env.endRead(result.read);
+    let from = 0;
+    for (const a of attached) {
+      a.resolve(result.claims.slice(from, from + a.requests.length));
+      from += a.requests.length;
+    }
+    if (reading) this.env.endRead(result.read, ticket, result.claimed, now);
     batch.forEach((b, i) => b.resolve(result.statuses[i]));
   }
 
   private write(
     ends: TaskEnd[],
     count: number,
-  ): Promise<{ statuses: EndStatus[]; read: StreamEntry[] }> {
+    ticket: AlongTicket | undefined,
+    now: number,
+    attached: readonly Attached[],
+  ): Promise<FinishResult> {
+    const { consumer } = this.env;
     return this.env.store.finish(ends, {
-      now: Date.now(),
+      now,
       executionTtl: this.env.executionTtl,
       deadLetterTtl: this.env.deadLetterTtl,
-      readAlong: count > 0 ? { consumer: this.env.consumer, count } : undefined,
+      readAlong: count > 0 ? { consumer, count, claim: ticket?.claim } : undefined,
+      claims:
+        attached.length > 0
+          ? {
+              consumer,
+              requests: attached.flatMap((a) => a.requests),
+              maxStarts: attached[0].maxStarts,
+            }
+          : undefined,
     });
   }
 }

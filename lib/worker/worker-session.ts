@@ -76,7 +76,9 @@ export class WorkerSession {
       deadLetterTtl: options.deadLetterTtl,
       reconnectionDelay: worker.reconnectionDelay,
       beginRead: () => this.dispatcher.beginRead(),
-      endRead: (entries) => this.dispatcher.endRead(entries),
+      claimAlong: () => this.dispatcher.claimAlong(),
+      endRead: (entries, ticket, claimed = [], now = Date.now()) =>
+        this.dispatcher.endReadAlong(entries, ticket, claimed, now),
       disrupted,
     });
     this.dispatcher = new Dispatcher({

@@ -69,10 +69,45 @@ describe('script definitions', () => {
       ],
     };
     const args = FINISH.args(keys, input);
-    assert.equal(args.length, 7 + 13);
-    assert.deepEqual(args.slice(5, 7), ['w1', 4]);
+    assert.equal(args.length, 11 + 13);
+    // read along, claim nothing along, no claims of its own
+    assert.deepEqual(args.slice(5, 11), ['w1', 4, 0, 0, '{}', 0]);
+    assert.equal(args[11], 'k');
     const reply = FINISH.decode([['ok'], [['3-0', ['key', 'x']]]], input);
-    assert.deepEqual(reply, { statuses: ['ok'], read: [['3-0', ['key', 'x']]] });
+    assert.deepEqual(reply, {
+      statuses: ['ok'],
+      read: [['3-0', ['key', 'x']]],
+      claimed: [],
+      claims: [],
+    });
+  });
+
+  it('put the claims of a finish call before its ends, and read their statuses back', () => {
+    const input = {
+      now: 7,
+      executionTtl: 0,
+      deadLetterTtl: 1_000,
+      readAlong: {
+        consumer: 'w1',
+        count: 4,
+        claim: { budget: 2, maxStarts: 3, tasks: '{"t":[1,[]]}' },
+      },
+      claims: {
+        consumer: 'w1',
+        maxStarts: 3,
+        requests: [{ key: 'a', generation: '2', id: '5-0', admission: [] }],
+      },
+      ends: [],
+    };
+    const args = FINISH.args(keys, input);
+    assert.deepEqual(args.slice(5), ['w1', 4, 2, 3, '{"t":[1,[]]}', 1, 'a', '2', '5-0', '']);
+    const reply = FINISH.decode([[], [['6-0', []]], ['run'], ['held']], input);
+    assert.deepEqual(reply, {
+      statuses: [],
+      read: [['6-0', []]],
+      claimed: ['run'],
+      claims: ['held'],
+    });
   });
 
   it('read schedule-many replies seven values each', () => {

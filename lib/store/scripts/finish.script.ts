@@ -1,24 +1,23 @@
 import { encodeAdmission } from '../admission.js';
-import type { FinishResult, ReadAlong, StreamEntry, TaskEnd } from '../docket-store.js';
+import type { FinishOptions, FinishResult, StreamEntry, TaskEnd } from '../docket-store.js';
 import { CONSUMER_GROUP } from '../keys.js';
 import { defineScript, type ScriptArg } from './script.js';
 
-/** finish-2.lua: record how delivered messages ended, and read the next ones along. */
-export const FINISH = defineScript<
-  {
-    ends: readonly TaskEnd[];
-    now: number;
-    executionTtl: number;
-    deadLetterTtl: number;
-    readAlong?: ReadAlong;
-  },
-  FinishResult
->({
+/**
+ * finish-2.lua: record how delivered messages ended, claim the messages the worker asks for,
+ * and read (and claim) the next ones along.
+ */
+export const FINISH = defineScript<{ ends: readonly TaskEnd[] } & FinishOptions, FinishResult>({
   file: 'finish-2',
   keys: (k) => [k.stream, k.dead],
-  args: (k, { ends, now, executionTtl, deadLetterTtl, readAlong }) => {
+  args: (k, { ends, now, executionTtl, deadLetterTtl, readAlong, claims }) => {
     const args: ScriptArg[] = [k.prefix, CONSUMER_GROUP, now, executionTtl, deadLetterTtl];
-    args.push(readAlong?.consumer ?? '', readAlong?.count ?? 0);
+    const along = readAlong?.claim;
+    args.push(readAlong?.consumer ?? claims?.consumer ?? '', readAlong?.count ?? 0);
+    args.push(along?.budget ?? 0, along?.maxStarts ?? claims?.maxStarts ?? 0, along?.tasks ?? '{}');
+    const requests = claims?.requests ?? [];
+    args.push(requests.length);
+    for (const r of requests) args.push(r.key, r.generation, r.id, encodeAdmission(r.admission));
     for (const e of ends) {
       args.push(e.key, e.generation, e.id, e.outcome, e.result ?? '', e.error ?? '');
       args.push(e.retryWhen ?? 0, e.attempt, e.taskName, e.args, encodeAdmission(e.admission));
@@ -27,7 +26,12 @@ export const FINISH = defineScript<
     return args;
   },
   decode: (reply) => {
-    const [statuses, read] = reply as [FinishResult['statuses'], StreamEntry[]];
-    return { statuses, read };
+    const [statuses, read, claimed, claims] = reply as [
+      FinishResult['statuses'],
+      StreamEntry[],
+      FinishResult['claimed'] | undefined,
+      FinishResult['claims'] | undefined,
+    ];
+    return { statuses, read, claimed: claimed ?? [], claims: claims ?? [] };
   },
 });
