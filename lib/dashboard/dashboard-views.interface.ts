@@ -1,9 +1,11 @@
-import type { ExecutionState, ExplanationReason } from '../public-api.js';
-
 /**
  * What the dashboard's JSON endpoints answer. Times are ISO strings; arguments are a short
  * preview text (null when `showArguments` is off), never the values themselves.
+ * (This file imports nothing: the page's browser code is type-checked against it alone.)
  */
+
+/** An execution's state (`ExecutionState`). */
+export type ViewState = 'scheduled' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 /** One sample of the docket, taken every `sampleInterval`. */
 export interface DashboardSample {
@@ -107,9 +109,9 @@ export interface ScheduledView {
 /** Why a task is where it is (`Execution.explain()`), times as ISO strings. */
 export interface ExplanationView {
   key: string;
-  state: ExecutionState;
-  /** The first reason that applies (see `Explanation`). */
-  reason: ExplanationReason;
+  state: ViewState;
+  /** The first reason that applies: an `ExplanationReason` (see `Explanation`). */
+  reason: string;
   detail: string;
   /** Running: its start; finished: its end. */
   since?: string;
