@@ -154,3 +154,43 @@ export interface StrikeView {
   /** The value as the CLI writes it (`"text"`, `42`, an ISO date), or null for a task strike. */
   value: string | null;
 }
+
+/** What is known of an execution's dead letter (its last attempt failed, or it could not run). */
+export interface DeadLetterDetailView {
+  error: string;
+  attempt: number;
+  /** Null when the stored time is not a valid date. */
+  deadAt: string | null;
+}
+
+/** Everything the docket keeps of one execution, for its detail page. */
+export interface TaskDetailView {
+  key: string;
+  taskName: string;
+  state: ViewState;
+  /** Whether its task or the docket is paused (it does not start until resumed). */
+  paused: boolean;
+  attempt: number;
+  /** When it is (or was) due. */
+  when: string | null;
+  /** The worker that runs (or ran) its current attempt. */
+  worker: string | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  /**
+   * Each argument in full, formatted with its type (`1200n`, a `Date`, a `Map`); null when
+   * `showArguments` is off.
+   */
+  args: string[] | null;
+  /** Its result, formatted likewise (completed only; null when `showArguments` is off). */
+  result: string | null;
+  /** `<Name>: <message>` of a failed execution. */
+  error: string | null;
+  deadLetter: DeadLetterDetailView | null;
+  progress: ProgressView;
+  /** Why it is where it is. */
+  explanation: ExplanationView;
+  /** The actions its state allows (all false on a read-only dashboard). */
+  actions: { cancel: boolean; runNow: boolean; retry: boolean };
+}
+

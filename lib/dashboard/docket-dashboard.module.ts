@@ -8,6 +8,7 @@ import type { DocketDashboardOptions } from './dashboard-options.interface.js';
 import { resolveDashboardOptions } from './dashboard-options.js';
 import { DashboardSampler } from './dashboard-sampler.js';
 import { DashboardService } from './dashboard.service.js';
+import { DashboardTaskService } from './dashboard-task.service.js';
 
 /**
  * A web dashboard of the application's docket, mounted under `path` in its HTTP server
@@ -29,6 +30,7 @@ export class DocketDashboardModule {
         DashboardDocket,
         DashboardSampler,
         DashboardService,
+        DashboardTaskService,
         DashboardActionGuard,
         DashboardClosingGuard,
       ],

@@ -19,6 +19,21 @@ export function pageBase(url: string): string {
   return path.endsWith('/') ? './' : `./${path.slice(path.lastIndexOf('/') + 1)}/`;
 }
 
+/**
+ * The relative links of the detail page `<mount>/tasks/<key>`: `base` addresses the assets and
+ * the API (the mount, with a slash), `home` the mount's own page.
+ */
+export function detailLinks(url: string): { base: string; home: string } {
+  const segments = url.split(/[?#]/)[0].split('/');
+  let up = '../';
+  if (segments[segments.length - 1] === '') {
+    segments.pop();
+    up = '../../';
+  }
+  const mount = segments[segments.length - 3] ?? '';
+  return { base: up, home: `${up}../${mount}` };
+}
+
 /** A blue dot, inline, so that the browser asks the application for no favicon. */
 const ICON =
   "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E" +
@@ -26,13 +41,19 @@ const ICON =
 
 const OPERATORS = ['==', '!=', '>', '>=', '<', '<=', 'between'];
 
-/** The dashboard's one HTML page; the script fills it in from the JSON API. */
-export function renderPage(options: ResolvedDashboardOptions, url: string): string {
+/**
+ * The dashboard's one HTML page; the script fills it in from the JSON API. With a `key`, it is
+ * the detail page of that key's execution (served at `<mount>/tasks/<key>`).
+ */
+export function renderPage(options: ResolvedDashboardOptions, url: string, key?: string): string {
+  const links = key === undefined ? { base: pageBase(url), home: '' } : detailLinks(url);
+  const home = escapeHtml(links.home);
   const stat = (name: string, label: string, sub?: string) =>
     `<div class="card"><div class="label">${label}</div><div class="value" data-stat="${name}">–</div>${sub ? `<div class="sub" data-stat="${sub}"></div>` : ''}</div>`;
   const tab = (view: string, label: string, count?: string) =>
-    `<a href="#${view}" data-view="${view}">${label}${count ? ` <span class="badge" data-count="${count}"></span>` : ''}</a>`;
-  const base = escapeHtml(pageBase(url));
+    `<a href="${home}#${view}" data-view="${view}">${label}${count ? ` <span class="badge" data-count="${count}"></span>` : ''}</a>`;
+  const base = escapeHtml(links.base);
+  const page = key === undefined ? '' : ` data-page="task" data-key="${escapeHtml(key)}"`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -43,9 +64,9 @@ export function renderPage(options: ResolvedDashboardOptions, url: string): stri
 <link rel="stylesheet" href="${base}assets/dashboard.css">
 <script src="${base}assets/dashboard.js" defer></script>
 </head>
-<body data-base="${base}" data-refresh="${options.refreshInterval}" data-readonly="${!actionsAllowed(options)}" data-args="${options.showArguments}">
+<body data-base="${base}" data-refresh="${options.refreshInterval}" data-readonly="${!actionsAllowed(options)}" data-args="${options.showArguments}"${page}>
 <header>
-  <div class="brand">docket <span id="docket-name"></span> <strong id="docket-paused" class="paused-badge" title="nothing starts on any worker until the docket is resumed" hidden>PAUSED</strong></div>
+  <div class="brand"><a href="${home}#overview">docket</a> <span id="docket-name"></span> <strong id="docket-paused" class="paused-badge" title="nothing starts on any worker until the docket is resumed" hidden>PAUSED</strong></div>
   <nav>
     ${tab('overview', 'Overview')}
     ${tab('running', 'Running', 'running')}
@@ -124,6 +145,9 @@ export function renderPage(options: ResolvedDashboardOptions, url: string): stri
     <p class="hint">Blocks matching adds and queued tasks in every process until restored. Values are typed as in the CLI: <code>int:42</code>, <code>float:1.5</code>, <code>bool:true</code>, <code>date:2026-01-01T00:00:00Z</code>, <code>json:[1,5]</code> (for <code>between</code>); anything else is a string.</p>
     <datalist id="task-names"></datalist>
   </form>
+</section>
+<section data-section="task" hidden>
+  <div id="task-detail" aria-live="polite"></div>
 </section>
 <section data-section="workers" hidden>
   <table id="workers"><thead><tr><th>Worker</th><th>Last heartbeat</th><th>Tasks</th></tr></thead><tbody></tbody></table>

@@ -12,7 +12,17 @@ function messageOf(data: unknown, response: Response): string {
     : `${response.status} ${response.statusText}`;
 }
 
-/** GET `path` under the API; rejects with the server's message. */
+/** An answer that is not ok: the server's message and the HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** GET `path` under the API; rejects with the server's message (an `ApiError`). */
 export async function get<T>(path: string): Promise<T> {
   const response = await fetch(API + path, {
     headers: { accept: 'application/json' },
@@ -20,7 +30,7 @@ export async function get<T>(path: string): Promise<T> {
   });
   if (!response.ok) {
     const data: unknown = await response.json().catch(() => null);
-    throw new Error(messageOf(data, response));
+    throw new ApiError(messageOf(data, response), response.status);
   }
   return (await response.json()) as T;
 }

@@ -157,3 +157,15 @@ export function bar(progress: Progress, previous?: Element | null): HTMLElement 
   }
   return wrap;
 }
+
+/** The URL of the detail page of `key` (none for `.` and `..`, which a path cannot carry). */
+export function taskHref(key: string): string | null {
+  if (key === '.' || key === '..') return null;
+  return `${document.body.dataset.base ?? './'}tasks/${encodeURIComponent(key)}`;
+}
+
+/** A key, linked to its detail page. */
+export function keyCell(key: string): HTMLTableCellElement {
+  const href = taskHref(key);
+  return h('td', { class: 'mono' }, href ? h('a', { href, class: 'key' }, key) : key);
+}

@@ -8,7 +8,7 @@ import type {
 } from '../../dashboard-views.interface.js';
 import { act } from './api.js';
 import { READ_ONLY, actionCell, button, cancel, retry, setPaused } from './actions.js';
-import { $, argsCell, bar, fill, h, mono, time, toast } from './dom.js';
+import { $, argsCell, bar, fill, h, keyCell, mono, time, toast } from './dom.js';
 import { afterListDrawn, explain, explainedRow } from './explain.js';
 
 /** The tables of the views: each renders the API's answer into its rows. */
@@ -30,7 +30,7 @@ export function renderRunning(items: RunningView[]): void {
           h('strong', null, t.taskName),
           t.attempt > 1 ? h('div', { class: 'bar-label' }, `attempt ${t.attempt}`) : null,
         ),
-        mono(t.key),
+        keyCell(t.key),
         argsCell(t.args),
         mono(t.worker),
         h('td', null, time(t.startedAt)),
@@ -55,7 +55,7 @@ export function renderScheduled(data: {
         null,
         h('td', null, time(t.when, 'until')),
         h('td', null, h('strong', null, t.taskName)),
-        mono(t.key),
+        keyCell(t.key),
         argsCell(t.args),
         h(
           'td',
@@ -101,7 +101,7 @@ export function renderFailures(data: FailuresView): void {
         null,
         h('td', null, time(d.deadAt)),
         h('td', null, h('strong', null, d.taskName || '?')),
-        mono(d.key),
+        keyCell(d.key),
         argsCell(d.args),
         h('td', null, String(d.attempt)),
         h('td', { class: 'error' }, d.error),
@@ -119,7 +119,7 @@ export function renderFailures(data: FailuresView): void {
         null,
         h('td', null, time(f.failedAt)),
         h('td', null, h('strong', null, f.taskName || '?')),
-        mono(f.key),
+        keyCell(f.key),
         argsCell(f.args),
         h('td', { class: 'error' }, f.error),
       ),

@@ -8,6 +8,7 @@ import type {
 import { act, get, onAction } from './api.js';
 import { READ_ONLY, retry, setPaused } from './actions.js';
 import { $, refreshTimes, toast } from './dom.js';
+import { loadDetail } from './detail.js';
 import { closeExplain } from './explain.js';
 import {
   renderFailures,
@@ -32,7 +33,10 @@ const LOADERS: Record<string, (() => Promise<unknown>) | null> = {
   failures: () => get<FailuresView>('failures').then(renderFailures),
   strikes: () => get<StrikeView[]>('strikes').then(renderStrikes),
   workers: () => get<WorkerView[]>('workers').then((w) => renderWorkers($('#workers'), w)),
+  task: loadDetail,
 };
+/** The detail page of one execution shows that view only; the main page one by its hash. */
+const DETAIL = document.body.dataset.page === 'task';
 
 let view = 'overview';
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -79,8 +83,8 @@ function refresh(): Promise<void> {
 }
 
 function show(): void {
-  const wanted = location.hash.replace('#', '');
-  view = wanted in LOADERS ? wanted : 'overview';
+  const wanted = DETAIL ? 'task' : location.hash.replace('#', '');
+  view = wanted in LOADERS && (wanted !== 'task' || DETAIL) ? wanted : 'overview';
   for (const section of document.querySelectorAll<HTMLElement>('section[data-section]')) {
     section.hidden = section.dataset.section !== view;
   }
