@@ -194,3 +194,26 @@ export interface TaskDetailView {
   actions: { cancel: boolean; runNow: boolean; retry: boolean };
 }
 
+/** A live execution in a list page (`api/tasks`). */
+export interface TaskRowView {
+  key: string;
+  taskName: string;
+  args: string | null;
+  attempt: number;
+  /** Null when the stored time is not a valid date. */
+  when: string | null;
+  state: 'running' | 'queued' | 'scheduled';
+  /** Queued, and its task or the docket is paused: it does not start until resumed. */
+  paused: boolean;
+  /** Running: its worker and start. */
+  worker: string | null;
+  startedAt: string | null;
+}
+
+/** One page of a list: the items from `offset`, and how many pass the filter in all. */
+export interface PageView<T> {
+  total: number;
+  offset: number;
+  limit: number;
+  items: T[];
+}

@@ -17,6 +17,7 @@ import { DashboardClosingGuard } from './dashboard-closing.guard.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
 import { DashboardService } from './dashboard.service.js';
 import { DashboardTaskService } from './dashboard-task.service.js';
+import { DashboardListsService, type ListQuery } from './dashboard-lists.service.js';
 import { unlessRedisIsDown } from './redis-down.js';
 import type {
   ExplanationView,
@@ -26,7 +27,10 @@ import type {
   RunningView,
   ScheduledView,
   StrikeView,
+  DeadLetterView,
+  PageView,
   TaskDetailView,
+  TaskRowView,
   WorkerView,
 } from './dashboard-views.interface.js';
 import { DASHBOARD_SCRIPT, DASHBOARD_STYLES, renderPage } from './ui/index.js';
@@ -64,6 +68,7 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
     constructor(
       private readonly dashboard: DashboardService,
       private readonly tasks: DashboardTaskService,
+      private readonly lists: DashboardListsService,
     ) {}
 
     @Get()
@@ -135,6 +140,20 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
     @Header('cache-control', 'no-store')
     explainByQuery(@Query('key') key: unknown): Promise<ExplanationView> {
       return unlessRedisIsDown(() => this.dashboard.explain(key));
+    }
+
+    /** A page of live executions: `?state=&task=&q=&offset=&limit=`. */
+    @Get('api/tasks')
+    @Header('cache-control', 'no-store')
+    taskList(@Query() query: ListQuery): Promise<PageView<TaskRowView>> {
+      return unlessRedisIsDown(() => this.lists.tasks(query));
+    }
+
+    /** A page of dead letters, newest first: `?task=&q=&offset=&limit=`. */
+    @Get('api/dead-letters')
+    @Header('cache-control', 'no-store')
+    deadLetters(@Query() query: ListQuery): Promise<PageView<DeadLetterView>> {
+      return unlessRedisIsDown(() => this.lists.deadLetters(query));
     }
 
     @Get('api/tasks/:key')

@@ -9,6 +9,7 @@ import { resolveDashboardOptions } from './dashboard-options.js';
 import { DashboardSampler } from './dashboard-sampler.js';
 import { DashboardService } from './dashboard.service.js';
 import { DashboardTaskService } from './dashboard-task.service.js';
+import { DashboardListsService } from './dashboard-lists.service.js';
 
 /**
  * A web dashboard of the application's docket, mounted under `path` in its HTTP server
@@ -31,6 +32,7 @@ export class DocketDashboardModule {
         DashboardSampler,
         DashboardService,
         DashboardTaskService,
+        DashboardListsService,
         DashboardActionGuard,
         DashboardClosingGuard,
       ],

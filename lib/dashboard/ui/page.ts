@@ -41,6 +41,24 @@ const ICON =
 
 const OPERATORS = ['==', '!=', '>', '>=', '<', '<=', 'between'];
 
+/** The filter form of a list: a search field, a task choice and the given extra fields. */
+function filterForm(name: string, search: string, extra = ''): string {
+  return `<form class="toolbar" id="${name}-filter" role="search" autocomplete="off">
+    <input type="search" name="q" placeholder="${search}" aria-label="Search">
+    <select name="task" aria-label="Task"><option value="">any task</option></select>${extra}
+  </form>`;
+}
+
+/** The pager of a list: which rows of how many, and buttons to move. */
+function pager(name: string): string {
+  const move = (page: string, label: string, title: string) =>
+    `<button type="button" data-page="${page}" title="${title}">${label}</button>`;
+  return `<div class="pager" id="${name}-pager" hidden>${move('first', '«', 'first page')}${move('prev', '‹', 'previous page')}<span class="range"></span>${move('next', '›', 'next page')}${move('last', '»', 'last page')}</div>`;
+}
+
+const STATE_CHOICE = `
+    <select name="state" aria-label="State"><option value="waiting">queued &amp; scheduled</option><option value="queued">queued</option><option value="scheduled">scheduled</option><option value="running">running</option><option value="all">every live task</option></select>`;
+
 /**
  * The dashboard's one HTML page; the script fills it in from the JSON API. With a `key`, it is
  * the detail page of that key's execution (served at `<mount>/tasks/<key>`).
@@ -114,14 +132,17 @@ export function renderPage(options: ResolvedDashboardOptions, url: string, key?:
     <p><span class="pill" id="explain-reason"></span> <span id="explain-detail"></span></p>
     <p class="hint" id="explain-times"></p>
   </div>
+  ${filterForm('scheduled', options.showArguments ? 'key prefix, task or argument text' : 'key prefix or task', STATE_CHOICE)}
   <table id="scheduled"><thead><tr><th>When</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>State</th><th class="act"></th></tr></thead><tbody></tbody></table>
-  <p class="empty">Nothing is queued or scheduled.</p>
-  <p class="more" id="scheduled-more" hidden></p>
+  <p class="empty">No task here.</p>
+  ${pager('scheduled')}
 </section>
 <section data-section="failures" hidden>
   <div class="panel"><h2>Dead letters <button type="button" class="action" id="retry-all" data-action="retry-all">Retry all</button></h2>
+    ${filterForm('dead-letters', 'key prefix, task, error or argument text')}
     <table id="dead-letters"><thead><tr><th>Dead since</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>Attempts</th><th>Error</th><th class="act"></th></tr></thead><tbody></tbody></table>
     <p class="empty">No dead letters.</p>
+    ${pager('dead-letters')}
   </div>
   <div class="panel"><h2>Recent failures <small>seen by this process</small></h2>
     <table id="recent-failures"><thead><tr><th>Failed</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>Error</th></tr></thead><tbody></tbody></table>

@@ -29,20 +29,22 @@ function detailSuite(platform: 'express' | 'fastify', globalPrefix?: string) {
     assert.deepEqual(errors, []);
   });
 
-  async function open(key: string): Promise<Page> {
+  async function visit(path: string): Promise<Page> {
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(`${docket.url}${mount}/tasks/${encodeURIComponent(key)}`);
+    await page.goto(`${docket.url}${path}`);
     await page.waitForSelector('#status.live');
     return page;
   }
 
+  const open = (key: string) => visit(`${mount}/tasks/${encodeURIComponent(key)}`);
+
   const text = (page: Page, selector: string) =>
     page.textContent(selector).then((t) => (t ?? '').trim());
 
-  return { docket: () => docket, open, text, mount };
+  return { docket: () => docket, open, visit, text, mount };
 }
 
 describe('task detail page (Express)', { skip }, () => {

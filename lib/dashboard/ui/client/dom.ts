@@ -165,7 +165,11 @@ export function taskHref(key: string): string | null {
 }
 
 /** A key, linked to its detail page. */
-export function keyCell(key: string): HTMLTableCellElement {
+export function keyLink(key: string): HTMLElement {
   const href = taskHref(key);
-  return h('td', { class: 'mono' }, href ? h('a', { href, class: 'key' }, key) : key);
+  return href ? h('a', { href, class: 'key mono' }, key) : h('span', { class: 'mono' }, key);
+}
+
+export function keyCell(key: string): HTMLTableCellElement {
+  return h('td', { class: 'mono' }, keyLink(key));
 }

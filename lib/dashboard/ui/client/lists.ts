@@ -1,7 +1,9 @@
 import type {
-  FailuresView,
+  DeadLetterView,
+  FailureView,
+  PageView,
   RunningView,
-  ScheduledView,
+  TaskRowView,
   StrikeView,
   TaskView,
   WorkerView,
@@ -40,20 +42,17 @@ export function renderRunning(items: RunningView[]): void {
   );
 }
 
-export function renderScheduled(data: {
-  total: number;
-  tasks: ScheduledView[];
-}): Promise<void> | null {
+export function renderScheduled(data: PageView<TaskRowView>): Promise<void> | null {
   const before = explainedRow();
   fill(
     table('#scheduled'),
-    data.tasks,
+    data.items,
     (t) => t.key,
     (t) =>
       h(
         'tr',
         null,
-        h('td', null, time(t.when, 'until')),
+        h('td', null, t.state === 'running' ? time(t.startedAt) : time(t.when, 'until')),
         h('td', null, h('strong', null, t.taskName)),
         keyCell(t.key),
         argsCell(t.args),
@@ -68,32 +67,31 @@ export function renderScheduled(data: {
                 'paused',
               )
             : null,
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'why',
-              'data-action': 'explain',
-              'data-key': t.key,
-              title: 'why it waits',
-              onclick: () => explain(t.key),
-            },
-            'Why?',
-          ),
+          t.state === 'running'
+            ? null
+            : h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'why',
+                  'data-action': 'explain',
+                  'data-key': t.key,
+                  title: 'why it waits',
+                  onclick: () => explain(t.key),
+                },
+                'Why?',
+              ),
         ),
         actionCell(button('Cancel', 'cancel', t.key, () => cancel(t.key), true)),
       ),
   );
-  const more = $('#scheduled-more');
-  more.hidden = data.total <= data.tasks.length;
-  more.textContent = `showing ${data.tasks.length} of ${data.total}`;
   return afterListDrawn(before);
 }
 
-export function renderFailures(data: FailuresView): void {
+export function renderDeadLetters(data: PageView<DeadLetterView>): void {
   fill(
     table('#dead-letters'),
-    data.deadLetters,
+    data.items,
     (d) => `${d.key}@${d.deadAt}`,
     (d) =>
       h(
@@ -108,10 +106,13 @@ export function renderFailures(data: FailuresView): void {
         actionCell(button('Retry', 'retry', d.key, () => retry({ key: d.key }))),
       ),
   );
-  $('#retry-all').hidden = READ_ONLY || data.deadLetters.length === 0;
+  $('#retry-all').hidden = READ_ONLY || data.total === 0;
+}
+
+export function renderRecentFailures(recent: FailureView[]): void {
   fill(
     table('#recent-failures'),
-    data.recent,
+    recent,
     (f) => `${f.key}@${f.failedAt}`,
     (f) =>
       h(

@@ -1,8 +1,10 @@
 import type {
+  DeadLetterView,
   FailuresView,
+  PageView,
   RunningView,
-  ScheduledView,
   StrikeView,
+  TaskRowView,
   WorkerView,
 } from '../../dashboard-views.interface.js';
 import { act, get, onAction } from './api.js';
@@ -10,8 +12,10 @@ import { READ_ONLY, retry, setPaused } from './actions.js';
 import { $, refreshTimes, toast } from './dom.js';
 import { loadDetail } from './detail.js';
 import { closeExplain } from './explain.js';
+import { ListControl } from './pager.js';
 import {
-  renderFailures,
+  renderDeadLetters,
+  renderRecentFailures,
   renderRunning,
   renderScheduled,
   renderStrikes,
@@ -25,12 +29,24 @@ import { loadOverview, paused } from './overview.js';
  */
 
 const REFRESH = Number(document.body.dataset.refresh) || 1500;
+const waiting = new ListControl('scheduled', () => void refresh());
+const dead = new ListControl('dead-letters', () => void refresh());
 const LOADERS: Record<string, (() => Promise<unknown>) | null> = {
   overview: null,
   running: () => get<RunningView[]>('running').then(renderRunning),
   scheduled: () =>
-    get<{ total: number; tasks: ScheduledView[] }>('scheduled').then(renderScheduled),
-  failures: () => get<FailuresView>('failures').then(renderFailures),
+    get<PageView<TaskRowView>>(`tasks?${waiting.query()}`).then((page) => {
+      waiting.render(page);
+      return renderScheduled(page);
+    }),
+  failures: () =>
+    Promise.all([
+      get<FailuresView>('failures').then((f) => renderRecentFailures(f.recent)),
+      get<PageView<DeadLetterView>>(`dead-letters?${dead.query()}`).then((page) => {
+        dead.render(page);
+        renderDeadLetters(page);
+      }),
+    ]),
   strikes: () => get<StrikeView[]>('strikes').then(renderStrikes),
   workers: () => get<WorkerView[]>('workers').then((w) => renderWorkers($('#workers'), w)),
   task: loadDetail,
@@ -55,7 +71,10 @@ function status(ok: boolean, error?: unknown): void {
 
 async function load(): Promise<void> {
   try {
-    await Promise.all([loadOverview(view), LOADERS[view]?.()]);
+    const [overview] = await Promise.all([loadOverview(view), LOADERS[view]?.()]);
+    const names = overview.tasks.map((t) => t.name);
+    waiting.tasks(names);
+    dead.tasks(names);
     refreshTimes();
     status(true);
   } catch (error) {

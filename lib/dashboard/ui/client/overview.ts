@@ -90,7 +90,7 @@ function renderOverview(data: OverviewView, view: string): void {
 }
 
 /** Read the overview (new samples only) and render the header, the cards and the charts. */
-export async function loadOverview(view: string): Promise<void> {
+export async function loadOverview(view: string): Promise<OverviewView> {
   const data = await get<OverviewView>(`overview?since=${series.lastAt}`);
   syncClock(data.takenAt);
   series.history = data.history;
@@ -98,4 +98,5 @@ export async function loadOverview(view: string): Promise<void> {
   series.throughput = data.throughput;
   addSamples(data.samples);
   renderOverview(data, view);
+  return data;
 }
