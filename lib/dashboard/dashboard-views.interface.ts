@@ -39,6 +39,18 @@ export interface WorkerView {
   /** Null when the stored time is not a valid date. */
   lastSeen: string | null;
   tasks: string[];
+  /**
+   * What it runs now (`api/workers` only; not in the overview): its busy slots, from the
+   * running tasks the docket lists.
+   */
+  running?: WorkerTaskView[];
+}
+
+/** A task a worker runs now. */
+export interface WorkerTaskView {
+  key: string;
+  taskName: string;
+  startedAt: string | null;
 }
 
 /** What is paused: the whole docket, and the tasks paused by name (sorted). */

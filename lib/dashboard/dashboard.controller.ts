@@ -178,7 +178,7 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
     @Get('api/workers')
     @Header('cache-control', 'no-store')
     workers(): Promise<WorkerView[]> {
-      return unlessRedisIsDown(() => this.dashboard.workers());
+      return unlessRedisIsDown(() => this.dashboard.workersRunning());
     }
 
     @Post('api/cancel')

@@ -79,6 +79,21 @@ export class DashboardService implements OnModuleInit {
     return (await this.docket.client.workers()).map(workerView);
   }
 
+  /** The live workers and what each runs now (from the running tasks a snapshot lists). */
+  async workersRunning(): Promise<WorkerView[]> {
+    const { workers, running } = await this.docket.client.snapshot();
+    return workers.map((worker) => ({
+      ...workerView(worker),
+      running: running
+        .filter((task) => task.worker === worker.name)
+        .map((task) => ({
+          key: task.key,
+          taskName: task.taskName,
+          startedAt: isoOrNull(task.startedAt),
+        })),
+    }));
+  }
+
   async running(): Promise<RunningView[]> {
     const { running } = await this.docket.client.snapshot();
     if (running.length === 0) return [];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { chromiumMissing, launchChromium } from './browser.js';
+import { chromiumMissing, launchChromium, screenshotPath } from './browser.js';
 import { ADMIN_COOKIE, startDashboardApp, type DashboardApp } from './fixture.js';
 
 // The page functions below run in the browser; this project compiles without the DOM library.
@@ -18,7 +18,7 @@ function detailSuite(platform: 'express' | 'fastify', globalPrefix?: string) {
   const errors: string[] = [];
 
   before(async () => {
-    docket = await startDashboardApp({ platform, globalPrefix });
+    docket = await startDashboardApp({ platform, globalPrefix, worker: { name: 'worker-1' } });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
     await context.addCookies([{ ...ADMIN_COOKIE, url: docket.url }]);
@@ -90,6 +90,9 @@ describe('task detail page (Express)', { skip }, () => {
     );
     assert.match(await suite.text(page, '#task-error .hint'), /^dead letter after 1 attempt/);
     assert.equal(await suite.text(page, '#task-args pre'), '{ id: 9, amount: 90n }');
+    if (suite.mount === '/docket') {
+      await page.screenshot({ path: screenshotPath('dashboard-detail.png'), fullPage: true });
+    }
 
     controls.healed = true;
     await page.click('#task-summary button[data-action="retry-task"]');
@@ -131,6 +134,21 @@ describe('task detail page (Express)', { skip }, () => {
     await page.click('#task-summary button[data-action="cancel"]');
     await page.waitForSelector('#task-state.cancelled');
     assert.equal((await client.getExecution(key))?.state, 'cancelled');
+    await page.close();
+  });
+
+  it('shows on the workers page what each worker runs now, linked to its page', async () => {
+    const { client, controls } = suite.docket();
+    const key = 'crunch-busy';
+    await client.add('crunch', { key })(1);
+    const page = await suite.visit('/docket#workers');
+    const link = `#workers td.running-now a[href$="tasks/${key}"]`;
+    await page.waitForSelector(link);
+    assert.equal(await suite.text(page, '#workers td.busy'), '1');
+    await page.click(link);
+    await page.waitForSelector('#task-state.running');
+    controls.release(key);
+    await page.waitForSelector('#task-state.completed');
     await page.close();
   });
 

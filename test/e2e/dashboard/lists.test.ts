@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumMissing, launchChromium } from './browser.js';
+import { chromiumMissing, launchChromium, screenshotPath } from './browser.js';
 import { ADMIN_COOKIE, startDashboardApp, type DashboardApp } from './fixture.js';
 
 // The page functions below run in the browser; this project compiles without the DOM library.
@@ -22,7 +22,7 @@ describe('dashboard lists: search, filters and pages', () => {
   let docket: DashboardApp;
 
   before(async () => {
-    docket = await startDashboardApp();
+    docket = await startDashboardApp({ worker: { name: 'worker-1' } });
     const args = Array.from({ length: QUICK }, (_, i) => [i]);
     await docket.client.addMany('quick', args, { delay: 600_000 });
     for (const key of REPORTS) {
@@ -104,6 +104,7 @@ describe('dashboard lists: search, filters and pages', () => {
         (text) => document.querySelector('#scheduled-pager .range')?.textContent === text,
         `1–50 of ${total}`,
       );
+      await page.screenshot({ path: screenshotPath('dashboard-list.png'), fullPage: true });
       await page.fill('#scheduled-filter input[name="q"]', 'acme');
       await page.press('#scheduled-filter input[name="q"]', 'Enter');
       await page.waitForFunction(

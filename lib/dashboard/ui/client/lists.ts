@@ -10,7 +10,7 @@ import type {
 } from '../../dashboard-views.interface.js';
 import { act } from './api.js';
 import { READ_ONLY, actionCell, button, cancel, retry, setPaused } from './actions.js';
-import { $, argsCell, bar, fill, h, keyCell, mono, time, toast } from './dom.js';
+import { $, argsCell, bar, fill, h, keyCell, keyLink, mono, time, toast } from './dom.js';
 import { afterListDrawn, explain, explainedRow } from './explain.js';
 
 /** The tables of the views: each renders the API's answer into its rows. */
@@ -192,6 +192,16 @@ export function renderWorkers(target: HTMLTableElement, workers: WorkerView[]): 
         null,
         mono(w.name),
         h('td', null, time(w.lastSeen)),
+        w.running ? h('td', { class: 'busy' }, String(w.running.length)) : null,
+        w.running
+          ? h(
+              'td',
+              { class: 'running-now' },
+              ...w.running.map((t) =>
+                h('div', null, h('strong', null, t.taskName), ' ', keyLink(t.key)),
+              ),
+            )
+          : null,
         h('td', null, w.tasks.join(', ')),
       ),
   );
