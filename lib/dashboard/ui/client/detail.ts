@@ -22,8 +22,8 @@ async function retryTask(key: string): Promise<void> {
   if (done) toast(`Retried task ${key}`);
 }
 
-function fact(label: string, ...value: (Node | string | null)[]): HTMLElement[] {
-  return [h('dt', null, label), h('dd', null, ...value)];
+function fact(label: string, ...value: (Node | string | null)[]): HTMLElement {
+  return h('div', null, h('dt', null, label), h('dd', null, ...value));
 }
 
 function panel(title: string, id: string, ...children: (Node | null)[]): HTMLElement {
@@ -47,6 +47,7 @@ function render(t: TaskDetailView): HTMLElement[] {
   why.panel.append(why.reason, ' ', why.detail);
   renderExplanation(why, t.explanation);
   const running = t.state === 'running' || t.progress.current !== null;
+  const waiting = t.state === 'scheduled' || t.state === 'queued';
   return [
     h(
       'div',
@@ -65,12 +66,12 @@ function render(t: TaskDetailView): HTMLElement[] {
       h(
         'dl',
         { class: 'facts' },
-        ...fact('Attempt', String(t.attempt)),
-        ...fact(t.state === 'scheduled' ? 'Due' : 'Was due', time(t.when, 'until')),
-        ...fact('Worker', t.worker ? h('span', { class: 'mono' }, t.worker) : '—'),
-        ...fact('Started', t.startedAt ? time(t.startedAt) : '—'),
-        ...fact('Finished', t.completedAt ? time(t.completedAt) : '—'),
-        ...fact('Took', duration ?? '—'),
+        fact('Attempt', String(t.attempt)),
+        waiting ? fact('Due', time(t.when, 'until')) : fact('Was due', time(t.when)),
+        fact('Worker', t.worker ? h('span', { class: 'mono' }, t.worker) : '—'),
+        fact('Started', t.startedAt ? time(t.startedAt) : '—'),
+        fact('Finished', t.completedAt ? time(t.completedAt) : '—'),
+        fact('Took', duration ?? '—'),
       ),
       running ? h('div', { id: 'task-progress' }, bar(t.progress)) : null,
     ),
