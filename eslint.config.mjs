@@ -96,6 +96,20 @@ const boundaries = [
   // the dashboard and the testing kit use the public API only
   { files: ['lib/dashboard/*.ts', 'lib/testing/*.ts'], patterns: [publicOnly('../', ['util/*'])] },
   { files: ['lib/dashboard/ui/*.ts'], patterns: [publicOnly('../../', ['util/*'])] },
+  // the page's browser code: its own files and the types of the JSON API, nothing of Node
+  {
+    files: ['lib/dashboard/ui/client/**/*.ts'],
+    patterns: [
+      restrict('the browser code imports its own files and the API types only', [
+        '../*.js',
+        '../../*.js',
+        '../../../**',
+        '!../../dashboard-views.interface.js',
+        '@nestjs/*',
+        'node:*',
+      ]),
+    ],
+  },
   // the CLI too, with the environment table and URL parsing it shares with the module
   { files: ['lib/cli/*.ts'], patterns: [publicOnly('../', ['util/*', ...CLI_EXTRA])] },
   { files: ['lib/cli/commands/*.ts'], patterns: [publicOnly('../../', ['util/*', ...CLI_EXTRA])] },
@@ -116,7 +130,7 @@ const boundaries = [
 }));
 
 export default tseslint.config(
-  { ignores: ['dist/', '.out/', 'node_modules/', 'bench/results/', '.conformance.*/', 'lib/store/scripts/lua-sources.generated.ts'] },
+  { ignores: ['dist/', '.out/', 'node_modules/', 'bench/results/', '.conformance.*/', 'lib/store/scripts/lua-sources.generated.ts', 'lib/dashboard/ui/assets.generated.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -9,8 +9,10 @@ const say = (line) => process.stdout.write(`[npm start] ${line}\n`);
 const first = !existsSync('.out/sample-app.tsbuildinfo');
 
 let started = Date.now();
-const embed = spawnSync(process.execPath, ['scripts/embed-lua.mjs'], { stdio: 'inherit' });
-if (embed.status !== 0) process.exit(embed.status ?? 1);
+for (const script of ['scripts/embed-lua.mjs', 'scripts/embed-dashboard.mjs']) {
+  const embed = spawnSync(process.execPath, [script], { stdio: 'inherit' });
+  if (embed.status !== 0) process.exit(embed.status ?? 1);
+}
 
 say(
   first

@@ -1,9 +1,11 @@
-import type { ExecutionState, ExplanationReason } from '../public-api.js';
-
 /**
  * What the dashboard's JSON endpoints answer. Times are ISO strings; arguments are a short
  * preview text (null when `showArguments` is off), never the values themselves.
+ * (This file imports nothing: the page's browser code is type-checked against it alone.)
  */
+
+/** An execution's state (`ExecutionState`). */
+export type ViewState = 'scheduled' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 /** One sample of the docket, taken every `sampleInterval`. */
 export interface DashboardSample {
@@ -37,6 +39,18 @@ export interface WorkerView {
   /** Null when the stored time is not a valid date. */
   lastSeen: string | null;
   tasks: string[];
+  /**
+   * What it runs now (`api/workers` only; not in the overview): its busy slots, from the
+   * running tasks the docket lists.
+   */
+  running?: WorkerTaskView[];
+}
+
+/** A task a worker runs now. */
+export interface WorkerTaskView {
+  key: string;
+  taskName: string;
+  startedAt: string | null;
 }
 
 /** What is paused: the whole docket, and the tasks paused by name (sorted). */
@@ -107,9 +121,9 @@ export interface ScheduledView {
 /** Why a task is where it is (`Execution.explain()`), times as ISO strings. */
 export interface ExplanationView {
   key: string;
-  state: ExecutionState;
-  /** The first reason that applies (see `Explanation`). */
-  reason: ExplanationReason;
+  state: ViewState;
+  /** The first reason that applies: an `ExplanationReason` (see `Explanation`). */
+  reason: string;
   detail: string;
   /** Running: its start; finished: its end. */
   since?: string;
@@ -151,4 +165,67 @@ export interface StrikeView {
   operator: string;
   /** The value as the CLI writes it (`"text"`, `42`, an ISO date), or null for a task strike. */
   value: string | null;
+}
+
+/** What is known of an execution's dead letter (its last attempt failed, or it could not run). */
+export interface DeadLetterDetailView {
+  error: string;
+  attempt: number;
+  /** Null when the stored time is not a valid date. */
+  deadAt: string | null;
+}
+
+/** Everything the docket keeps of one execution, for its detail page. */
+export interface TaskDetailView {
+  key: string;
+  taskName: string;
+  state: ViewState;
+  /** Whether its task or the docket is paused (it does not start until resumed). */
+  paused: boolean;
+  attempt: number;
+  /** When it is (or was) due. */
+  when: string | null;
+  /** The worker that runs (or ran) its current attempt. */
+  worker: string | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  /**
+   * Each argument in full, formatted with its type (`1200n`, a `Date`, a `Map`); null when
+   * `showArguments` is off.
+   */
+  args: string[] | null;
+  /** Its result, formatted likewise (completed only; null when `showArguments` is off). */
+  result: string | null;
+  /** `<Name>: <message>` of a failed execution. */
+  error: string | null;
+  deadLetter: DeadLetterDetailView | null;
+  progress: ProgressView;
+  /** Why it is where it is. */
+  explanation: ExplanationView;
+  /** The actions its state allows (all false on a read-only dashboard). */
+  actions: { cancel: boolean; runNow: boolean; retry: boolean };
+}
+
+/** A live execution in a list page (`api/tasks`). */
+export interface TaskRowView {
+  key: string;
+  taskName: string;
+  args: string | null;
+  attempt: number;
+  /** Null when the stored time is not a valid date. */
+  when: string | null;
+  state: 'running' | 'queued' | 'scheduled';
+  /** Queued, and its task or the docket is paused: it does not start until resumed. */
+  paused: boolean;
+  /** Running: its worker and start. */
+  worker: string | null;
+  startedAt: string | null;
+}
+
+/** One page of a list: the items from `offset`, and how many pass the filter in all. */
+export interface PageView<T> {
+  total: number;
+  offset: number;
+  limit: number;
+  items: T[];
 }

@@ -16,6 +16,8 @@ import { DashboardActionGuard } from './dashboard-action.guard.js';
 import { DashboardClosingGuard } from './dashboard-closing.guard.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
 import { DashboardService } from './dashboard.service.js';
+import { DashboardTaskService } from './dashboard-task.service.js';
+import { DashboardListsService, type ListQuery } from './dashboard-lists.service.js';
 import { unlessRedisIsDown } from './redis-down.js';
 import type {
   ExplanationView,
@@ -25,6 +27,10 @@ import type {
   RunningView,
   ScheduledView,
   StrikeView,
+  DeadLetterView,
+  PageView,
+  TaskDetailView,
+  TaskRowView,
   WorkerView,
 } from './dashboard-views.interface.js';
 import { DASHBOARD_SCRIPT, DASHBOARD_STYLES, renderPage } from './ui/index.js';
@@ -48,18 +54,38 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
       UseGuards(DashboardActionGuard, ...(options.guard ? [options.guard] : [])),
     );
 
+  const Page = () =>
+    applyDecorators(
+      Header('content-type', 'text/html; charset=utf-8'),
+      Header('cache-control', 'no-store'),
+      Header('content-security-policy', PAGE_POLICY),
+      Header('x-content-type-options', 'nosniff'),
+    );
+
   @Controller(options.path)
   @UseGuards(...viewGuards)
   class DocketDashboardController {
-    constructor(private readonly dashboard: DashboardService) {}
+    constructor(
+      private readonly dashboard: DashboardService,
+      private readonly tasks: DashboardTaskService,
+      private readonly lists: DashboardListsService,
+    ) {}
 
     @Get()
-    @Header('content-type', 'text/html; charset=utf-8')
-    @Header('cache-control', 'no-store')
-    @Header('content-security-policy', PAGE_POLICY)
-    @Header('x-content-type-options', 'nosniff')
+    @Page()
     page(@Req() request: { originalUrl?: string; url?: string }): string {
       return renderPage(this.dashboard.options, request.originalUrl ?? request.url ?? '/');
+    }
+
+    /** The detail page of one execution (the page reads it from `api/task?key=`). */
+    @Get('tasks/:key')
+    @Page()
+    taskPage(
+      @Req() request: { originalUrl?: string; url?: string },
+      @Param('key') key: string,
+    ): string {
+      const url = request.originalUrl ?? request.url ?? '/';
+      return renderPage(this.dashboard.options, url, key);
     }
 
     @Get('assets/dashboard.js')
@@ -116,6 +142,33 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
       return unlessRedisIsDown(() => this.dashboard.explain(key));
     }
 
+    /** A page of live executions: `?state=&task=&q=&offset=&limit=`. */
+    @Get('api/tasks')
+    @Header('cache-control', 'no-store')
+    taskList(@Query() query: ListQuery): Promise<PageView<TaskRowView>> {
+      return unlessRedisIsDown(() => this.lists.tasks(query));
+    }
+
+    /** A page of dead letters, newest first: `?task=&q=&offset=&limit=`. */
+    @Get('api/dead-letters')
+    @Header('cache-control', 'no-store')
+    deadLetters(@Query() query: ListQuery): Promise<PageView<DeadLetterView>> {
+      return unlessRedisIsDown(() => this.lists.deadLetters(query));
+    }
+
+    @Get('api/tasks/:key')
+    @Header('cache-control', 'no-store')
+    task(@Param('key') key: string): Promise<TaskDetailView> {
+      return unlessRedisIsDown(() => this.tasks.detail(key));
+    }
+
+    /** The same by query, for any key. */
+    @Get('api/task')
+    @Header('cache-control', 'no-store')
+    taskByQuery(@Query('key') key: unknown): Promise<TaskDetailView> {
+      return unlessRedisIsDown(() => this.tasks.detail(key));
+    }
+
     @Get('api/strikes')
     @Header('cache-control', 'no-store')
     strikes(): Promise<StrikeView[]> {
@@ -125,7 +178,7 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
     @Get('api/workers')
     @Header('cache-control', 'no-store')
     workers(): Promise<WorkerView[]> {
-      return unlessRedisIsDown(() => this.dashboard.workers());
+      return unlessRedisIsDown(() => this.dashboard.workersRunning());
     }
 
     @Post('api/cancel')
@@ -138,6 +191,18 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
     @Act()
     retry(@Body() body: Json = {}): Promise<{ retried: number }> {
       return unlessRedisIsDown(() => this.dashboard.retry(body));
+    }
+
+    @Post('api/run-now')
+    @Act()
+    runNow(@Body() body: Json = {}): Promise<{ key: string; state: string }> {
+      return unlessRedisIsDown(() => this.tasks.runNow(body.key));
+    }
+
+    @Post('api/retry-task')
+    @Act()
+    retryTask(@Body() body: Json = {}): Promise<{ key: string; retried: number }> {
+      return unlessRedisIsDown(() => this.tasks.retry(body.key));
     }
 
     @Post('api/strike')

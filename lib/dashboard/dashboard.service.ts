@@ -9,7 +9,6 @@ import {
 import type { StrikeCondition, StrikeOperator, WorkerInfo } from '../public-api.js';
 import { isoOrNull } from '../util/dates.js';
 import { InvalidValueError, parseTypedValue } from '../util/typed-value.js';
-import { unknownTask } from '../util/unknown-task.js';
 import { DOCKET_DASHBOARD_OPTIONS, SCHEDULED_LIMIT } from './dashboard.constants.js';
 import { DashboardDocket } from './dashboard-docket.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
@@ -27,6 +26,7 @@ import type {
   TaskView,
   WorkerView,
 } from './dashboard-views.interface.js';
+import { explanationView } from './explanation-view.js';
 import { previewArgs } from './preview.js';
 import { strikeCondition, strikeViews } from './strike-log.js';
 
@@ -77,6 +77,21 @@ export class DashboardService implements OnModuleInit {
 
   async workers(): Promise<WorkerView[]> {
     return (await this.docket.client.workers()).map(workerView);
+  }
+
+  /** The live workers and what each runs now (from the running tasks a snapshot lists). */
+  async workersRunning(): Promise<WorkerView[]> {
+    const { workers, running } = await this.docket.client.snapshot();
+    return workers.map((worker) => ({
+      ...workerView(worker),
+      running: running
+        .filter((task) => task.worker === worker.name)
+        .map((task) => ({
+          key: task.key,
+          taskName: task.taskName,
+          startedAt: isoOrNull(task.startedAt),
+        })),
+    }));
   }
 
   async running(): Promise<RunningView[]> {
@@ -165,15 +180,7 @@ export class DashboardService implements OnModuleInit {
 
   /** Why the task of `key` is where it is; 404 when Redis has no record of it. */
   async explain(given: unknown): Promise<ExplanationView> {
-    const key = requireKey(given);
-    const why = await this.docket.inspector.explain(key);
-    if (why.state === 'missing') {
-      throw new NotFoundException(unknownTask(key));
-    }
-    const view: ExplanationView = { key, state: why.state, reason: why.reason, detail: why.detail };
-    if (why.since) view.since = isoOrNull(why.since) ?? undefined;
-    if (why.until) view.until = isoOrNull(why.until) ?? undefined;
-    return view;
+    return explanationView(this.docket.inspector, requireKey(given));
   }
 
   /**
@@ -253,14 +260,16 @@ function pauseTarget(body: unknown): string | undefined {
   return task.trim();
 }
 
-function requireKey(key: unknown): string {
+/** The key of a request: a non-empty string, else 400. */
+export function requireKey(key: unknown): string {
   if (typeof key !== 'string' || key.length === 0) {
     throw new BadRequestException('give the task key as "key"');
   }
   return key;
 }
 
-function badRequest(error: unknown): never {
+/** A TypeError or a bad typed value as 400; anything else as it is. */
+export function badRequest(error: unknown): never {
   if (error instanceof TypeError || error instanceof InvalidValueError) {
     throw new BadRequestException(error.message);
   }

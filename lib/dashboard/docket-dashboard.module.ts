@@ -8,6 +8,8 @@ import type { DocketDashboardOptions } from './dashboard-options.interface.js';
 import { resolveDashboardOptions } from './dashboard-options.js';
 import { DashboardSampler } from './dashboard-sampler.js';
 import { DashboardService } from './dashboard.service.js';
+import { DashboardTaskService } from './dashboard-task.service.js';
+import { DashboardListsService } from './dashboard-lists.service.js';
 
 /**
  * A web dashboard of the application's docket, mounted under `path` in its HTTP server
@@ -29,6 +31,8 @@ export class DocketDashboardModule {
         DashboardDocket,
         DashboardSampler,
         DashboardService,
+        DashboardTaskService,
+        DashboardListsService,
         DashboardActionGuard,
         DashboardClosingGuard,
       ],

@@ -20,6 +20,12 @@ import type {
   WorkerInfo,
 } from '../interfaces/snapshot.interface.js';
 import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
+import type {
+  ListedTask,
+  LiveState,
+  TaskList,
+  TaskListOptions,
+} from '../interfaces/task-list.interface.js';
 import type { DocketStore, WorkerRecord } from '../store/docket-store.js';
 import { redactUrl } from '../store/redis-url.js';
 
@@ -44,6 +50,8 @@ export interface StrikeInEffect {
 
 /** How many tasks `explain()` counts ahead of a queued one, at most. */
 const EXPLAIN_AHEAD_CAP = 10_000;
+
+const LIVE_STATES: readonly LiveState[] = ['running', 'queued', 'scheduled'];
 
 /** How many tasks `snapshot()` lists in each list by default. */
 export const SNAPSHOT_LIMIT = 1_000;
@@ -152,6 +160,55 @@ export class DocketInspector {
       workers,
       paused,
     };
+  }
+
+  /**
+   * One page of the live executions (running, queued, scheduled) that pass a filter, and how
+   * many pass it in all: in the order the docket holds them (what runs and is due, then the
+   * scheduled ones by due time). Scheduled ones alone, unfiltered, read only their page; any
+   * filter reads the record of every live execution once (in one script).
+   */
+  async tasks(options: TaskListOptions = {}): Promise<TaskList> {
+    const states: LiveState[] = options.states?.length
+      ? [...new Set(options.states)]
+      : ['running', 'queued', 'scheduled'];
+    for (const state of states) {
+      if (!LIVE_STATES.includes(state)) {
+        throw new TypeError(`tasks(): states are ${LIVE_STATES.join(', ')}, not ${String(state)}`);
+      }
+    }
+    const offset = Math.max(0, Math.floor(Number(options.offset ?? 0)) || 0);
+    const limit = Math.min(1_000, Math.max(1, Math.floor(Number(options.limit ?? 50)) || 50));
+    const [record, pausedNames] = await Promise.all([
+      this.store.listTasks({
+        states,
+        task: options.task || undefined,
+        search: options.search || undefined,
+        offset,
+        limit,
+      }),
+      this.store.pausedNames(),
+    ]);
+    const paused = pausedOf(pausedNames);
+    const tasks = record.runs.flatMap((run): ListedTask[] => {
+      if (!LIVE_STATES.includes(run.state as LiveState)) return [];
+      const task: ListedTask = {
+        key: run.key,
+        taskName: run.taskName,
+        args: decodeOrRaw(run.args),
+        when: new Date(run.when),
+        attempt: run.attempt,
+        state: run.state as LiveState,
+      };
+      if (run.state === 'running') {
+        task.worker = run.worker ?? '';
+        task.startedAt = new Date(run.startedAt ?? NaN);
+      } else if (run.state === 'queued' && (paused.docket || paused.tasks.includes(run.taskName))) {
+        task.paused = true;
+      }
+      return [task];
+    });
+    return { total: record.total, offset, tasks };
   }
 
   /** What is paused: the whole docket, and the tasks paused by name. */

@@ -4,3 +4,4 @@ export * from './snapshot.interface.js';
 export * from './strike-condition.interface.js';
 export * from './task-context.interface.js';
 export * from './docket-event.interface.js';
+export * from './task-list.interface.js';

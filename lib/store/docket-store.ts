@@ -12,9 +12,13 @@ import type {
   RunRecord,
   SnapshotRecord,
   TaskCountsRecord,
+  TaskListRecord,
   WorkerRecord,
   DeadLetterRecord,
 } from './read-records.js';
+import type { TaskListFilter } from './scripts/list.script.js';
+
+export type { TaskListFilter } from './scripts/list.script.js';
 
 /**
  * The seam between the engine and its storage: every docket operation the producer, the
@@ -348,6 +352,8 @@ export interface InspectionStore {
   snapshot(limit: number): Promise<SnapshotRecord>;
   /** How many tasks are running, queued and scheduled (not cut like a snapshot). */
   countTasks(): Promise<TaskCountsRecord>;
+  /** One page of the live executions that pass `filter`, and how many pass it in all. */
+  listTasks(filter: TaskListFilter): Promise<TaskListRecord>;
   /** Whether any of the docket's lasting keys exists: false when it was never used here. */
   hasKeys(): Promise<boolean>;
   /** The names of the dockets whose lasting keys are on this database, sorted. */

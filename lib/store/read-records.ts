@@ -46,6 +46,12 @@ export interface SnapshotRecord {
   runs: (RunRecord & { key: string })[];
 }
 
+/** One page of the live executions that pass a filter, and how many pass it in all. */
+export interface TaskListRecord {
+  total: number;
+  runs: (RunRecord & { key: string })[];
+}
+
 /** A live worker, from the heartbeat registry. */
 export interface WorkerRecord {
   name: string;

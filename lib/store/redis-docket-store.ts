@@ -25,6 +25,8 @@ import type {
   StrikeLogEntry,
   TaskCountsRecord,
   TaskEnd,
+  TaskListFilter,
+  TaskListRecord,
   Unsubscribe,
   WorkerRecord,
 } from './docket-store.js';
@@ -38,6 +40,7 @@ import { RESUME } from './scripts/pause.script.js';
 import { EXPLAIN } from './scripts/explain.script.js';
 import { PURGE_DEAD, RETRY_DEAD } from './scripts/dead-letters.script.js';
 import { FINISH } from './scripts/finish.script.js';
+import { LIST_TASKS } from './scripts/list.script.js';
 import { MOVE_DUE } from './scripts/move-due.script.js';
 import { PROGRESS } from './scripts/progress.script.js';
 import {
@@ -299,6 +302,10 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
 
   countTasks(): Promise<TaskCountsRecord> {
     return this.run(COUNTS, {});
+  }
+
+  listTasks(filter: TaskListFilter): Promise<TaskListRecord> {
+    return this.run(LIST_TASKS, filter);
   }
 
   async hasKeys(): Promise<boolean> {

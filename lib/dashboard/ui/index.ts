@@ -1,3 +1,2 @@
 export { renderPage } from './page.js';
-export { DASHBOARD_SCRIPT } from './script.js';
-export { DASHBOARD_STYLES } from './styles.js';
+export { DASHBOARD_SCRIPT, DASHBOARD_STYLES } from './assets.generated.js';

@@ -19,6 +19,21 @@ export function pageBase(url: string): string {
   return path.endsWith('/') ? './' : `./${path.slice(path.lastIndexOf('/') + 1)}/`;
 }
 
+/**
+ * The relative links of the detail page `<mount>/tasks/<key>`: `base` addresses the assets and
+ * the API (the mount, with a slash), `home` the mount's own page.
+ */
+export function detailLinks(url: string): { base: string; home: string } {
+  const segments = url.split(/[?#]/)[0].split('/');
+  let up = '../';
+  if (segments[segments.length - 1] === '') {
+    segments.pop();
+    up = '../../';
+  }
+  const mount = segments[segments.length - 3] ?? '';
+  return { base: up, home: `${up}../${mount}` };
+}
+
 /** A blue dot, inline, so that the browser asks the application for no favicon. */
 const ICON =
   "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E" +
@@ -26,13 +41,37 @@ const ICON =
 
 const OPERATORS = ['==', '!=', '>', '>=', '<', '<=', 'between'];
 
-/** The dashboard's one HTML page; the script fills it in from the JSON API. */
-export function renderPage(options: ResolvedDashboardOptions, url: string): string {
+/** The filter form of a list: a search field, a task choice and the given extra fields. */
+function filterForm(name: string, search: string, extra = ''): string {
+  return `<form class="toolbar" id="${name}-filter" role="search" autocomplete="off">
+    <input type="search" name="q" placeholder="${search}" aria-label="Search">
+    <select name="task" aria-label="Task"><option value="">any task</option></select>${extra}
+  </form>`;
+}
+
+/** The pager of a list: which rows of how many, and buttons to move. */
+function pager(name: string): string {
+  const move = (page: string, label: string, title: string) =>
+    `<button type="button" data-page="${page}" title="${title}">${label}</button>`;
+  return `<div class="pager" id="${name}-pager" hidden>${move('first', '«', 'first page')}${move('prev', '‹', 'previous page')}<span class="range"></span>${move('next', '›', 'next page')}${move('last', '»', 'last page')}</div>`;
+}
+
+const STATE_CHOICE = `
+    <select name="state" aria-label="State"><option value="waiting">queued &amp; scheduled</option><option value="queued">queued</option><option value="scheduled">scheduled</option><option value="running">running</option><option value="all">every live task</option></select>`;
+
+/**
+ * The dashboard's one HTML page; the script fills it in from the JSON API. With a `key`, it is
+ * the detail page of that key's execution (served at `<mount>/tasks/<key>`).
+ */
+export function renderPage(options: ResolvedDashboardOptions, url: string, key?: string): string {
+  const links = key === undefined ? { base: pageBase(url), home: '' } : detailLinks(url);
+  const home = escapeHtml(links.home);
   const stat = (name: string, label: string, sub?: string) =>
     `<div class="card"><div class="label">${label}</div><div class="value" data-stat="${name}">–</div>${sub ? `<div class="sub" data-stat="${sub}"></div>` : ''}</div>`;
   const tab = (view: string, label: string, count?: string) =>
-    `<a href="#${view}" data-view="${view}">${label}${count ? ` <span class="badge" data-count="${count}"></span>` : ''}</a>`;
-  const base = escapeHtml(pageBase(url));
+    `<a href="${home}#${view}" data-view="${view}">${label}${count ? ` <span class="badge" data-count="${count}"></span>` : ''}</a>`;
+  const base = escapeHtml(links.base);
+  const page = key === undefined ? '' : ` data-page="task" data-key="${escapeHtml(key)}"`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -43,9 +82,9 @@ export function renderPage(options: ResolvedDashboardOptions, url: string): stri
 <link rel="stylesheet" href="${base}assets/dashboard.css">
 <script src="${base}assets/dashboard.js" defer></script>
 </head>
-<body data-base="${base}" data-refresh="${options.refreshInterval}" data-readonly="${!actionsAllowed(options)}" data-args="${options.showArguments}">
+<body data-base="${base}" data-refresh="${options.refreshInterval}" data-readonly="${!actionsAllowed(options)}" data-args="${options.showArguments}"${page}>
 <header>
-  <div class="brand">docket <span id="docket-name"></span> <strong id="docket-paused" class="paused-badge" title="nothing starts on any worker until the docket is resumed" hidden>PAUSED</strong></div>
+  <div class="brand"><a href="${home}#overview">docket</a> <span id="docket-name"></span> <strong id="docket-paused" class="paused-badge" title="nothing starts on any worker until the docket is resumed" hidden>PAUSED</strong></div>
   <nav>
     ${tab('overview', 'Overview')}
     ${tab('running', 'Running', 'running')}
@@ -93,14 +132,17 @@ export function renderPage(options: ResolvedDashboardOptions, url: string): stri
     <p><span class="pill" id="explain-reason"></span> <span id="explain-detail"></span></p>
     <p class="hint" id="explain-times"></p>
   </div>
+  ${filterForm('scheduled', options.showArguments ? 'key prefix, task or argument text' : 'key prefix or task', STATE_CHOICE)}
   <table id="scheduled"><thead><tr><th>When</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>State</th><th class="act"></th></tr></thead><tbody></tbody></table>
-  <p class="empty">Nothing is queued or scheduled.</p>
-  <p class="more" id="scheduled-more" hidden></p>
+  <p class="empty">No task here.</p>
+  ${pager('scheduled')}
 </section>
 <section data-section="failures" hidden>
   <div class="panel"><h2>Dead letters <button type="button" class="action" id="retry-all" data-action="retry-all">Retry all</button></h2>
+    ${filterForm('dead-letters', 'key prefix, task, error or argument text')}
     <table id="dead-letters"><thead><tr><th>Dead since</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>Attempts</th><th>Error</th><th class="act"></th></tr></thead><tbody></tbody></table>
     <p class="empty">No dead letters.</p>
+    ${pager('dead-letters')}
   </div>
   <div class="panel"><h2>Recent failures <small>seen by this process</small></h2>
     <table id="recent-failures"><thead><tr><th>Failed</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>Error</th></tr></thead><tbody></tbody></table>
@@ -125,8 +167,11 @@ export function renderPage(options: ResolvedDashboardOptions, url: string): stri
     <datalist id="task-names"></datalist>
   </form>
 </section>
+<section data-section="task" hidden>
+  <div id="task-detail" aria-live="polite"></div>
+</section>
 <section data-section="workers" hidden>
-  <table id="workers"><thead><tr><th>Worker</th><th>Last heartbeat</th><th>Tasks</th></tr></thead><tbody></tbody></table>
+  <table id="workers"><thead><tr><th>Worker</th><th>Last heartbeat</th><th>Busy</th><th>Running now</th><th>Tasks</th></tr></thead><tbody></tbody></table>
   <p class="empty">No live worker.</p>
 </section>
 </main>

@@ -1,8 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Where a browser test puts its screenshot `name`: in `.out/`, or in the directory
+ * DOCKET_DASHBOARD_SCREENSHOTS names (docs/, for the documentation).
+ */
+export function screenshotPath(name: string): string {
+  const dir = process.env.DOCKET_DASHBOARD_SCREENSHOTS ?? '.out';
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
+}
 
 const ARGS = [
   '--headless',

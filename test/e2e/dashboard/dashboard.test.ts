@@ -52,7 +52,7 @@ describe('dashboard in a browser (Express)', { skip }, () => {
   }
 
   before(async () => {
-    docket = await startDashboardApp();
+    docket = await startDashboardApp({ worker: { name: 'worker-1' } });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1100, height: 560 } });
     await context.addCookies([{ ...ADMIN_COOKIE, url: docket.url }]);

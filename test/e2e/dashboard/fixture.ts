@@ -97,6 +97,12 @@ export class DashboardTasks {
     return n * 2;
   }
 
+  /** Typed arguments and a typed result, for the detail page. */
+  @DocketTask()
+  async stamp(at: Date, amount: bigint, tags: Set<string>): Promise<{ at: Date; total: bigint }> {
+    return { at, total: amount * BigInt(tags.size) };
+  }
+
   @DocketTask()
   async report(customer: string, @Ctx() ctx: TaskContext): Promise<void> {
     await ctx.progress.setTotal(10);

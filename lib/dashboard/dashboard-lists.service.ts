@@ -1,0 +1,131 @@
+import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import type { LiveState } from '../public-api.js';
+import { isoOrNull } from '../util/dates.js';
+import { DashboardDocket } from './dashboard-docket.js';
+import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
+import type { DeadLetterView, PageView, TaskRowView } from './dashboard-views.interface.js';
+import { DOCKET_DASHBOARD_OPTIONS } from './dashboard.constants.js';
+import { previewArgs } from './preview.js';
+
+/** The query of a list page: `?state=&task=&q=&offset=&limit=`. */
+export interface ListQuery {
+  state?: unknown;
+  task?: unknown;
+  q?: unknown;
+  offset?: unknown;
+  limit?: unknown;
+}
+
+/** The states of `?state=`: one, `waiting` (queued and scheduled, the default) or `all`. */
+const STATES: Record<string, LiveState[]> = {
+  waiting: ['queued', 'scheduled'],
+  all: ['running', 'queued', 'scheduled'],
+  running: ['running'],
+  queued: ['queued'],
+  scheduled: ['scheduled'],
+};
+
+/** The default page size, and the largest. */
+export const PAGE_SIZE = 50;
+const MAX_PAGE = 500;
+
+function text(value: unknown, name: string): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw new BadRequestException(`give "${name}" once, as text`);
+  return value.trim() || undefined;
+}
+
+function whole(value: unknown, name: string, fallback: number, max: number): number {
+  const given = text(value, name);
+  if (given === undefined) return fallback;
+  const n = Number(given);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new BadRequestException(`"${name}" must be a whole number ≥ 0`);
+  }
+  return Math.min(n, max);
+}
+
+/** The list pages: live executions and dead letters, filtered and cut into pages on the server. */
+@Injectable()
+export class DashboardListsService {
+  constructor(
+    private readonly docket: DashboardDocket,
+    @Inject(DOCKET_DASHBOARD_OPTIONS) private readonly options: ResolvedDashboardOptions,
+  ) {}
+
+  private args(args: unknown[] | string): string | null {
+    return this.options.showArguments ? previewArgs(args) : null;
+  }
+
+  private page(query: ListQuery): { offset: number; limit: number } {
+    return {
+      offset: whole(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER),
+      limit: Math.max(1, whole(query.limit, 'limit', PAGE_SIZE, MAX_PAGE)),
+    };
+  }
+
+  /** A page of the live executions in `state` that pass the task filter and the search. */
+  async tasks(query: ListQuery): Promise<PageView<TaskRowView>> {
+    const state = text(query.state, 'state') ?? 'waiting';
+    const states = STATES[state];
+    if (!states) {
+      throw new BadRequestException(`"state" is one of ${Object.keys(STATES).join(', ')}`);
+    }
+    const { offset, limit } = this.page(query);
+    // the search reads arguments: not offered when the dashboard shows none
+    const search = this.options.showArguments ? text(query.q, 'q') : undefined;
+    const list = await this.docket.inspector.tasks({
+      states,
+      task: text(query.task, 'task'),
+      search,
+      offset,
+      limit,
+    });
+    return {
+      total: list.total,
+      offset,
+      limit,
+      items: list.tasks.map((task) => ({
+        key: task.key,
+        taskName: task.taskName,
+        args: this.args(task.args),
+        attempt: task.attempt,
+        when: isoOrNull(task.when),
+        state: task.state,
+        paused: task.paused === true,
+        worker: task.worker ?? null,
+        startedAt: isoOrNull(task.startedAt),
+      })),
+    };
+  }
+
+  /** A page of the dead letters (newest first) that pass the task filter and the search. */
+  async deadLetters(query: ListQuery): Promise<PageView<DeadLetterView>> {
+    const { offset, limit } = this.page(query);
+    const task = text(query.task, 'task');
+    const search = text(query.q, 'q')?.toLowerCase();
+    const letters = (await this.docket.client.deadLetters()).reverse().filter((letter) => {
+      if (task !== undefined && letter.taskName !== task) return false;
+      if (search === undefined) return true;
+      return (
+        letter.key.toLowerCase().startsWith(search) ||
+        letter.taskName.toLowerCase().includes(search) ||
+        letter.error.toLowerCase().includes(search) ||
+        (this.options.showArguments && previewArgs(letter.args).toLowerCase().includes(search))
+      );
+    });
+    return {
+      total: letters.length,
+      offset,
+      limit,
+      items: letters.slice(offset, offset + limit).map((letter) => ({
+        key: letter.key,
+        taskName: letter.taskName,
+        args: this.args(letter.args),
+        error: letter.error,
+        attempt: letter.attempt,
+        deadAt: isoOrNull(letter.deadAt),
+      })),
+    };
+  }
+}

@@ -1,0 +1,116 @@
+import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import type { Execution } from '../public-api.js';
+import { isoOrNull } from '../util/dates.js';
+import { unknownTask } from '../util/unknown-task.js';
+import { actionsAllowed } from './dashboard-action.guard.js';
+import { DashboardDocket } from './dashboard-docket.js';
+import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
+import type { DeadLetterDetailView, TaskDetailView } from './dashboard-views.interface.js';
+import { DOCKET_DASHBOARD_OPTIONS } from './dashboard.constants.js';
+import { badRequest, requireKey } from './dashboard.service.js';
+import { explanationView } from './explanation-view.js';
+import { formatValue } from './format-value.js';
+
+/** One execution in full (the detail page) and the actions on it, through the public API. */
+@Injectable()
+export class DashboardTaskService {
+  constructor(
+    private readonly docket: DashboardDocket,
+    @Inject(DOCKET_DASHBOARD_OPTIONS) private readonly options: ResolvedDashboardOptions,
+  ) {}
+
+  private async execution(given: unknown): Promise<Execution> {
+    const key = requireKey(given);
+    const execution = await this.docket.client.getExecution(key).catch(badRequest);
+    if (!execution) throw new NotFoundException(unknownTask(key));
+    return execution;
+  }
+
+  /** What the docket keeps of the execution of `key`; 404 when Redis has no record of it. */
+  async detail(given: unknown): Promise<TaskDetailView> {
+    const execution = await this.execution(given);
+    const { key, state } = execution;
+    const show = this.options.showArguments;
+    const [explanation, paused, result, deadLetter] = await Promise.all([
+      explanationView(this.docket.inspector, key),
+      this.docket.inspector.paused(),
+      show && state === 'completed' ? this.result(execution) : null,
+      state === 'failed' ? this.deadLetter(key) : null,
+    ]);
+    const can = actionsAllowed(this.options);
+    const { progress } = execution;
+    return {
+      key,
+      taskName: execution.taskName,
+      state,
+      paused: paused.docket || paused.tasks.includes(execution.taskName),
+      attempt: execution.attempt,
+      when: isoOrNull(execution.when),
+      worker: execution.worker ?? null,
+      startedAt: isoOrNull(execution.startedAt),
+      completedAt: isoOrNull(execution.completedAt),
+      args: show ? execution.args.map(formatValue) : null,
+      result,
+      error: execution.error ?? null,
+      deadLetter,
+      progress: { ...progress, updatedAt: isoOrNull(progress.updatedAt) },
+      explanation,
+      actions: {
+        cancel: can && (state === 'scheduled' || state === 'queued' || state === 'running'),
+        runNow: can && state === 'scheduled',
+        retry: can && state === 'failed',
+      },
+    };
+  }
+
+  private async result(execution: Execution): Promise<string | null> {
+    try {
+      return formatValue(await execution.result({ timeout: 0 }));
+    } catch {
+      return null; // expired between the two reads
+    }
+  }
+
+  private async deadLetter(key: string): Promise<DeadLetterDetailView | null> {
+    const letter = (await this.docket.client.deadLetters()).findLast((d) => d.key === key);
+    return letter
+      ? { error: letter.error, attempt: letter.attempt, deadAt: isoOrNull(letter.deadAt) }
+      : null;
+  }
+
+  /**
+   * Run a scheduled task now: replace it by the same task and arguments, due now (409 when it
+   * is no longer scheduled).
+   */
+  async runNow(given: unknown): Promise<{ key: string; state: string }> {
+    const execution = await this.execution(given);
+    if (execution.state !== 'scheduled') {
+      throw new ConflictException(`task ${execution.key} is ${execution.state}, not scheduled`);
+    }
+    const { key, taskName, args } = execution;
+    const replaced = await this.docket.client
+      .replace(taskName, { key, when: new Date() })(...args)
+      .catch(badRequest);
+    return { key, state: replaced.state };
+  }
+
+  /**
+   * Run a failed execution again: its dead letter is retried when there is one (as `Retry` on
+   * the failures page), else the same task and arguments are scheduled now under its key.
+   */
+  async retry(given: unknown): Promise<{ key: string; retried: number }> {
+    const execution = await this.execution(given);
+    if (execution.state !== 'failed') {
+      throw new ConflictException(`task ${execution.key} is ${execution.state}, not failed`);
+    }
+    const { key, taskName, args } = execution;
+    let retried = await this.docket.client.retryDeadLetter(key);
+    if (retried === 0) {
+      await this.docket.client
+        .replace(taskName, { key, when: new Date() })(...args)
+        .catch(badRequest);
+      retried = 1;
+    }
+    return { key, retried };
+  }
+}

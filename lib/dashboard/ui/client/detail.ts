@@ -1,0 +1,141 @@
+import type { TaskDetailView } from '../../dashboard-views.interface.js';
+import { ApiError, act, get } from './api.js';
+import { button, cancel } from './actions.js';
+import { $, bar, h, span, time, toast } from './dom.js';
+import { renderExplanation } from './explain.js';
+
+/**
+ * The detail page of one execution (`<mount>/tasks/<key>`): what the docket keeps of it, why
+ * it is where it is, and the actions its state allows. Read again on every refresh.
+ */
+
+const KEY = document.body.dataset.key ?? '';
+let shown = '';
+
+async function runNow(key: string): Promise<void> {
+  const done = await act<{ state: string }>('run-now', { key }, `Run task ${key} now?`);
+  if (done) toast(`Task ${key} is ${done.state}`);
+}
+
+async function retryTask(key: string): Promise<void> {
+  const done = await act<{ retried: number }>('retry-task', { key }, `Run task ${key} again?`);
+  if (done) toast(`Retried task ${key}`);
+}
+
+function fact(label: string, ...value: (Node | string | null)[]): HTMLElement {
+  return h('div', null, h('dt', null, label), h('dd', null, ...value));
+}
+
+function panel(title: string, id: string, ...children: (Node | null)[]): HTMLElement {
+  return h('div', { class: 'panel', id }, h('h2', null, title), ...children);
+}
+
+function render(t: TaskDetailView): HTMLElement[] {
+  const duration =
+    t.startedAt && t.completedAt ? span(Date.parse(t.completedAt) - Date.parse(t.startedAt)) : null;
+  const actions = [
+    t.actions.runNow ? button('Run now', 'run-now', t.key, () => runNow(t.key)) : null,
+    t.actions.retry ? button('Retry', 'retry-task', t.key, () => retryTask(t.key)) : null,
+    t.actions.cancel ? button('Cancel', 'cancel', t.key, () => cancel(t.key), true) : null,
+  ].filter((b): b is HTMLButtonElement => b !== null);
+  const why = {
+    panel: h('p', { class: 'why-line' }),
+    reason: h('span', { class: 'pill' }),
+    detail: h('span'),
+    times: h('p', { class: 'hint' }),
+  };
+  why.panel.append(why.reason, ' ', why.detail);
+  renderExplanation(why, t.explanation);
+  const running = t.state === 'running' || t.progress.current !== null;
+  const waiting = t.state === 'scheduled' || t.state === 'queued';
+  return [
+    h(
+      'div',
+      { class: 'panel', id: 'task-summary' },
+      h(
+        'h2',
+        null,
+        h('strong', { id: 'task-name' }, t.taskName),
+        h('span', { class: 'mono', id: 'task-key' }, t.key),
+        h('span', { class: `pill ${t.state}`, id: 'task-state' }, t.state),
+        t.paused && (t.state === 'queued' || t.state === 'scheduled')
+          ? h('span', { class: 'pill paused' }, 'paused')
+          : null,
+        h('span', { class: 'task-actions' }, ...actions),
+      ),
+      h(
+        'dl',
+        { class: 'facts' },
+        fact('Attempt', String(t.attempt)),
+        waiting ? fact('Due', time(t.when, 'until')) : fact('Was due', time(t.when)),
+        fact('Worker', t.worker ? h('span', { class: 'mono' }, t.worker) : '—'),
+        fact('Started', t.startedAt ? time(t.startedAt) : '—'),
+        fact('Finished', t.completedAt ? time(t.completedAt) : '—'),
+        fact('Took', duration ?? '—'),
+      ),
+      running ? h('div', { id: 'task-progress' }, bar(t.progress)) : null,
+    ),
+    panel('Why it is where it is', 'task-why', why.panel, why.times),
+    panel(
+      'Arguments',
+      'task-args',
+      t.args === null
+        ? h('p', { class: 'hint' }, 'hidden: the dashboard has showArguments off')
+        : t.args.length === 0
+          ? h('p', { class: 'hint' }, 'none')
+          : h(
+              'ol',
+              { class: 'values' },
+              ...t.args.map((text, i) =>
+                h('li', null, h('span', { class: 'hint' }, `#${i}`), h('pre', null, text)),
+              ),
+            ),
+    ),
+    t.state === 'completed'
+      ? panel(
+          'Result',
+          'task-result',
+          h('pre', null, t.result ?? (t.args === null ? 'hidden' : 'undefined')),
+        )
+      : null,
+    t.error !== null || t.deadLetter !== null
+      ? panel(
+          'Error',
+          'task-error',
+          h('pre', { class: 'error' }, t.error ?? t.deadLetter?.error ?? ''),
+          t.deadLetter
+            ? h(
+                'p',
+                { class: 'hint' },
+                `dead letter after ${t.deadLetter.attempt} attempt(s), `,
+                time(t.deadLetter.deadAt),
+              )
+            : null,
+        )
+      : null,
+  ].filter((node): node is HTMLElement => node !== null);
+}
+
+/** Read the execution and render it (again only when it changed). */
+export async function loadDetail(): Promise<void> {
+  const target = $('#task-detail');
+  let data: TaskDetailView;
+  try {
+    data = await get<TaskDetailView>(`task?key=${encodeURIComponent(KEY)}`);
+  } catch (error) {
+    const message = (error as Error).message;
+    if (shown !== message) {
+      shown = message;
+      target.replaceChildren(
+        h('div', { class: 'panel', id: 'task-missing' }, h('h2', null, KEY), h('p', null, message)),
+      );
+    }
+    if (error instanceof ApiError && error.status === 404) return;
+    throw error;
+  }
+  document.title = `${data.taskName} ${data.key} · Docket`;
+  const signature = JSON.stringify(data);
+  if (signature === shown) return;
+  shown = signature;
+  target.replaceChildren(...render(data));
+}
