@@ -63,18 +63,6 @@ export const compilePlan: PlanCompiler = (definition) => {
 const NO_RULES: readonly AdmissionRule[] = [];
 
 /**
- * A task's admission rules when none of them depends on an argument (the same for every
- * message), else undefined.
- */
-export function constantAdmission(
-  plan: TaskPlan,
-  staleAfter: number,
-): readonly AdmissionRule[] | undefined {
-  if (plan.rules.some((rule) => rule.argument)) return undefined;
-  return admissionFor(plan, [], staleAfter);
-}
-
-/**
  * The admission rules of one message for the claim script: each rule's key completed by the
  * value of its argument. `staleAfter` (the worker's redelivery timeout) is how long a
  * concurrency slot stays taken without renewal.

@@ -207,20 +207,21 @@ export interface TaskEnd {
  */
 export type EndStatus = 'ok' | 'superseded' | 'cancelled' | 'error';
 
-/** What `finish` answers: one status per end, and the messages read along. */
+/** What `finish` answers: one status per end, the messages read along, the claims' statuses. */
 export interface FinishResult {
   statuses: EndStatus[];
   read: StreamEntry[];
-  /**
-   * The claim statuses of the messages claimed along (see `ClaimAlong`): the first
-   * `claimed.length` of `read`, in order.
-   */
-  claimed: ClaimStatus[];
   /** The statuses of the `claims` of the call (see `FinishOptions`), in order. */
   claims: ClaimStatus[];
 }
 
-/** How `finish` runs: besides the ends, it may claim messages and read (and claim) along. */
+/** Ask for up to `count` new messages in the call that records ends. */
+export interface ReadAlong {
+  consumer: string;
+  count: number;
+}
+
+/** How `finish` runs: besides the ends, it may claim messages and read new ones along. */
 export interface FinishOptions {
   now: number;
   executionTtl: number;
@@ -228,27 +229,6 @@ export interface FinishOptions {
   readAlong?: ReadAlong;
   /** Messages the worker claims in the same call, after the ends (as `claim` would). */
   claims?: { consumer: string; requests: readonly ClaimRequest[]; maxStarts: number };
-}
-
-/** Ask for up to `count` new messages in the call that records ends. */
-export interface ReadAlong {
-  consumer: string;
-  count: number;
-  /** Claim what is read, too, as `claim` would (the consumer is the worker). */
-  claim?: ClaimAlong;
-}
-
-/**
- * What the call that records ends may claim of the messages it reads: from the first one on,
- * while each is a well-formed, due message of one of `tasks` with no more arguments than the
- * task takes, until `budget` of them run.
- */
-export interface ClaimAlong {
-  budget: number;
-  /** As `ClaimOptions.maxStarts`. */
-  maxStarts: number;
-  /** JSON: { task name: [most arguments (-1: any), its admission rules] } (see `alongTasks`). */
-  tasks: string;
 }
 
 /** A blocking reader of new messages: one connection of its own. */

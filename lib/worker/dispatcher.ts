@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { admissionFor, constantAdmission } from '../behaviours/plan.js';
+import { admissionFor } from '../behaviours/plan.js';
 import type { StrikeList } from '../behaviours/strike-list.js';
 import { ExecutionCancelledError } from '../errors/execution-cancelled.error.js';
 import { argumentCountProblem } from '../explorer/arguments.js';
@@ -8,7 +8,6 @@ import type { TaskRegistry } from '../explorer/task-registry.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { AdmissionRule } from '../store/admission.js';
 import type {
-  ClaimAlong,
   ClaimStatus,
   DocketStore,
   StartedTask,
@@ -63,12 +62,6 @@ interface Claimable {
   admission: readonly AdmissionRule[];
 }
 
-/** A claim along with ends (see `Dispatcher.claimAlong`), handed back with its answer. */
-export interface AlongTicket {
-  claim: ClaimAlong;
-  epoch: number;
-}
-
 /**
  * Turns delivered messages into running tasks: checks each (decodable, a known task, its
  * arguments, strikes, `runAtMost` limits), claims the ones that pass in one call, starts the
@@ -90,9 +83,6 @@ export class Dispatcher {
   private ending = 0;
   /** What this worker tells its application's `@OnDocketEvent` methods. */
   private readonly events: LocalEvents;
-  /** The tasks whose messages may be claimed along with ends, and their admission rules. */
-  private alongRules?: Map<string, readonly AdmissionRule[]>;
-  private alongTasks = '';
 
   constructor(private readonly env: DispatcherEnv) {
     this.flow = new FlowControl(env.concurrency);
@@ -117,73 +107,6 @@ export class Dispatcher {
     this.hold(entries, redelivered);
     // a loop that waited for this read's turn looks again
     this.env.onRoom();
-  }
-
-  /**
-   * Let the call that records ends claim what it reads along (see `ClaimAlong`), when nothing
-   * this worker checks in JavaScript could refuse those messages: no strikes, no `runAtMost`
-   * limits, and a task whose admission rules do not depend on its arguments. The budget's
-   * slots are taken until `endReadAlong`.
-   */
-  claimAlong(): AlongTicket | undefined {
-    if (!this.open || this.env.strikes.size > 0 || this.env.limits() !== undefined) return;
-    const budget = this.flow.alongBudget();
-    if (budget <= 0) return undefined;
-    this.flow.claimSent(budget);
-    const maxStarts = this.env.maxRedeliveries + 1;
-    return { claim: { budget, maxStarts, tasks: this.claimableTasks() }, epoch: this.epoch };
-  }
-
-  /**
-   * The read along with ends answered: `claimed` are the claim statuses of its first messages
-   * (claimed with `ticket`); the rest are held as `endRead` holds them.
-   */
-  endReadAlong(
-    entries: readonly StreamEntry[],
-    ticket: AlongTicket | undefined,
-    claimed: readonly ClaimStatus[],
-    now: number,
-  ): void {
-    if (!ticket || ticket.epoch !== this.epoch) {
-      // abandoned meanwhile: what was claimed is left to redelivery
-      this.endRead(entries.slice(claimed.length));
-      return;
-    }
-    this.flow.endRead();
-    this.flow.claimAnswered();
-    this.hold(entries.slice(claimed.length), false);
-    this.flow.claimSettled(ticket.claim.budget);
-    this.slotsChanged();
-    claimed.forEach((status, i) => {
-      const message = decodeMessage(entries[i], false);
-      if (isBadMessage(message)) {
-        // the script found it well formed; its arguments still did not decode here
-        if (status === 'run') void this.endUnrun(this.deadLetter(message, message.reason));
-        return;
-      }
-      const definition = this.env.registry.get(message.taskName)!;
-      const admission = this.alongRules?.get(message.taskName) ?? [];
-      this.afterClaim({ message, definition, admission }, status, now);
-    });
-    this.env.onRoom();
-  }
-
-  /** `ClaimAlong.tasks`: the tasks whose admission is the same for every message. */
-  private claimableTasks(): string {
-    if (this.alongRules?.size !== this.env.registry.names.length) {
-      const rules = new Map<string, readonly AdmissionRule[]>();
-      const tasks: Record<string, [number, readonly AdmissionRule[]]> = {};
-      for (const name of this.env.registry.names) {
-        const definition = this.env.registry.get(name)!;
-        const admission = constantAdmission(definition.plan, this.env.redeliveryTimeout);
-        if (!admission) continue;
-        rules.set(name, admission);
-        tasks[name] = [definition.rest ? -1 : definition.parameters.length, admission];
-      }
-      this.alongRules = rules;
-      this.alongTasks = JSON.stringify(tasks);
-    }
-    return this.alongTasks;
   }
 
   /** Messages read from the stream (or redelivered), to claim when their slots free. */

@@ -8,7 +8,6 @@ import type {
   StreamEntry,
   TaskEnd,
 } from '../store/docket-store.js';
-import type { AlongTicket } from './dispatcher.js';
 import { sleep } from '../util/time.js';
 
 /** Most ends written in one call. */
@@ -26,18 +25,7 @@ export interface FinisherEnv {
    * none). A turn taken ends with `endRead`, which holds what was read.
    */
   beginRead(): number;
-  /** With a read: whether the same call may claim what it reads too (see `ClaimAlong`). */
-  claimAlong(): AlongTicket | undefined;
-  /**
-   * The read answered: `claimed` are the claim statuses of its first messages, claimed with
-   * `ticket` at `now`.
-   */
-  endRead(
-    entries: StreamEntry[],
-    ticket?: AlongTicket,
-    claimed?: readonly ClaimStatus[],
-    now?: number,
-  ): void;
+  endRead(entries: StreamEntry[]): void;
   /** A Redis error met while writing (the write is tried again). */
   disrupted(error: unknown): void;
 }
@@ -112,36 +100,30 @@ export class Finisher {
       this.scheduled = true;
       setImmediate(() => void this.flush());
     }
-    let result: FinishResult = { statuses: [], read: [], claimed: [], claims: [] };
+    let result: FinishResult = { statuses: [], read: [], claims: [] };
     let attached = this.attached;
     this.attached = [];
     // a write whose reply was lost may have read along (and claimed) already: its retries read
-    // nothing
+    // and claim nothing
     let count = this.retrying ? this.env.beginRead() : 0;
     let reading = count > 0;
-    let ticket = reading ? this.env.claimAlong() : undefined;
-    let now = Date.now();
     for (;;) {
       try {
         result = await this.write(
           batch.map((b) => b.end),
           count,
-          ticket,
-          now,
           attached,
         );
         break;
       } catch (error) {
+        // what a lost reply claimed is left to redelivery, as after a failed claim call
         for (const a of attached) a.reject(error);
         attached = [];
         if (reading) {
           reading = false;
-          // what a lost reply claimed is left to redelivery, as after a failed claim call
-          this.env.endRead([], ticket, [], now);
-          ticket = undefined;
+          this.env.endRead([]);
         }
         count = 0;
-        now = Date.now();
         this.env.disrupted(error);
         if (!this.retrying) {
           this.logger.warn(
@@ -157,23 +139,25 @@ export class Finisher {
       a.resolve(result.claims.slice(from, from + a.requests.length));
       from += a.requests.length;
     }
-    if (reading) this.env.endRead(result.read, ticket, result.claimed, now);
-    batch.forEach((b, i) => b.resolve(result.statuses[i]));
+    try {
+      if (reading) this.env.endRead(result.read);
+    } finally {
+      // whatever happened to the messages read, the ends are written: their tasks go on
+      batch.forEach((b, i) => b.resolve(result.statuses[i]));
+    }
   }
 
   private write(
     ends: TaskEnd[],
     count: number,
-    ticket: AlongTicket | undefined,
-    now: number,
     attached: readonly Attached[],
   ): Promise<FinishResult> {
     const { consumer } = this.env;
     return this.env.store.finish(ends, {
-      now,
+      now: Date.now(),
       executionTtl: this.env.executionTtl,
       deadLetterTtl: this.env.deadLetterTtl,
-      readAlong: count > 0 ? { consumer, count, claim: ticket?.claim } : undefined,
+      readAlong: count > 0 ? { consumer, count } : undefined,
       claims:
         attached.length > 0
           ? {

@@ -133,16 +133,6 @@ export class FlowControl {
     return this.held.splice(0, count);
   }
 
-  /**
-   * How many of the messages read along with ends may be claimed in the same call: the free
-   * slots, while nothing is held for one (so that they are next in any case) and no
-   * redelivery runs alone.
-   */
-  alongBudget(): number {
-    if (this.held.length > 0 || this.isAlone()) return 0;
-    return Math.max(0, this.concurrency - this.busy - this.claiming);
-  }
-
   /** A claim of `count` messages left. */
   claimSent(count: number): void {
     this.claiming += count;

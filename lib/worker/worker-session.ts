@@ -76,9 +76,7 @@ export class WorkerSession {
       deadLetterTtl: options.deadLetterTtl,
       reconnectionDelay: worker.reconnectionDelay,
       beginRead: () => this.dispatcher.beginRead(),
-      claimAlong: () => this.dispatcher.claimAlong(),
-      endRead: (entries, ticket, claimed = [], now = Date.now()) =>
-        this.dispatcher.endReadAlong(entries, ticket, claimed, now),
+      endRead: (entries) => this.dispatcher.endRead(entries),
       disrupted,
     });
     this.dispatcher = new Dispatcher({

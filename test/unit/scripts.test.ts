@@ -69,17 +69,12 @@ describe('script definitions', () => {
       ],
     };
     const args = FINISH.args(keys, input);
-    assert.equal(args.length, 11 + 13);
-    // read along, claim nothing along, no claims of its own
-    assert.deepEqual(args.slice(5, 11), ['w1', 4, 0, 0, '{}', 0]);
-    assert.equal(args[11], 'k');
+    assert.equal(args.length, 9 + 13);
+    // read along, no claims
+    assert.deepEqual(args.slice(5, 9), ['w1', 4, 0, 0]);
+    assert.equal(args[9], 'k');
     const reply = FINISH.decode([['ok'], [['3-0', ['key', 'x']]]], input);
-    assert.deepEqual(reply, {
-      statuses: ['ok'],
-      read: [['3-0', ['key', 'x']]],
-      claimed: [],
-      claims: [],
-    });
+    assert.deepEqual(reply, { statuses: ['ok'], read: [['3-0', ['key', 'x']]], claims: [] });
   });
 
   it('put the claims of a finish call before its ends, and read their statuses back', () => {
@@ -87,11 +82,6 @@ describe('script definitions', () => {
       now: 7,
       executionTtl: 0,
       deadLetterTtl: 1_000,
-      readAlong: {
-        consumer: 'w1',
-        count: 4,
-        claim: { budget: 2, maxStarts: 3, tasks: '{"t":[1,[]]}' },
-      },
       claims: {
         consumer: 'w1',
         maxStarts: 3,
@@ -100,14 +90,9 @@ describe('script definitions', () => {
       ends: [],
     };
     const args = FINISH.args(keys, input);
-    assert.deepEqual(args.slice(5), ['w1', 4, 2, 3, '{"t":[1,[]]}', 1, 'a', '2', '5-0', '']);
-    const reply = FINISH.decode([[], [['6-0', []]], ['run'], ['held']], input);
-    assert.deepEqual(reply, {
-      statuses: [],
-      read: [['6-0', []]],
-      claimed: ['run'],
-      claims: ['held'],
-    });
+    assert.deepEqual(args.slice(5), ['w1', 0, 3, 1, 'a', '2', '5-0', '']);
+    const reply = FINISH.decode([[], [], ['held']], input);
+    assert.deepEqual(reply, { statuses: [], read: [], claims: ['held'] });
   });
 
   it('read schedule-many replies seven values each', () => {

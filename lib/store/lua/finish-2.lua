@@ -12,11 +12,8 @@
   ARGV[4] executionTtl (ms; 0 = keep nothing)         ARGV[5] dead-letter retention (ms)
   ARGV[6] the worker (consumer) that claims and reads along ('' = none)
   ARGV[7] most new messages it reads along (0 = none)
-  ARGV[8] most of them to claim along (0 = none)      ARGV[9] most starts of one attempt
-  ARGV[10] the tasks whose messages may be claimed along: JSON { name: [most arguments (-1 =
-           any), admission rules (an array, see includes/admission.lua)] }
-  ARGV[11] how many claims follow (n)
-  ARGV[12..] n groups of 4: task key, message generation, message id, admission (as claim-2.lua
+  ARGV[8] most starts of one attempt (for the claims)  ARGV[9] how many claims follow (n)
+  ARGV[10..] n groups of 4: task key, message generation, message id, admission (as claim-2.lua
             takes them): messages the worker claims in this call, after the ends
   then groups of 13: task key, message generation, message id, outcome, result, error,
             retry when (epoch ms), attempt, task name, args, admission, next when, next args
@@ -47,19 +44,13 @@
 
   After the ends, the consumer of ARGV[6] reads up to ARGV[7] new messages of the lanes in
   rank order (as XREADGROUP … '>' does; see includes/lanes.lua), so that a worker whose tasks
-  ended gets its next ones in this call. It also claims them, as claim-2.lua would, from the
-  first one on and while each is a well-formed message of a task of ARGV[10], due, with no
-  more arguments than that task takes, until ARGV[8] of them run: the worker then starts
-  those without a claim call of its own (the first message that does not qualify, and every
-  one after it, is left to the worker's own checks and claim, so that messages still start
-  in stream order).
+  ended gets its next ones in this call.
 
-  Returns { statuses, messages, claimed, claims }: one status per group, 'ok', 'superseded',
+  Returns { statuses, messages, claims }: one status per group, 'ok', 'superseded',
   'cancelled' (a recorded cancel won) or 'error' (dead-lettered: its records are unreadable),
   the messages read along as XREADGROUP gives them ({ id, { field, value, … } } each, the id
-  naming its lane; none when the group is missing), the claim status of each message
-  claimed along (claim-2.lua's), the first ones of the messages, in order, and the claim
-  status of each claim of ARGV[12..].
+  naming its lane; none when the group is missing), and the claim status (claim-2.lua's) of
+  each claim of ARGV[10..], in order.
 ]]
 local prefix, group, now, ttl, deadTtl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local TERMINAL = { completed = true, failed = true, cancelled = true }
@@ -167,9 +158,9 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
   return 'ok'
 end
 
-local claims = tonumber(ARGV[11]) or 0
+local claims = tonumber(ARGV[9]) or 0
 local out = {}
-for i = 12 + 4 * claims, #ARGV, 13 do
+for i = 10 + 4 * claims, #ARGV, 13 do
   local key, id, task, args, attempt = ARGV[i], ARGV[i + 2], ARGV[i + 8], ARGV[i + 9], ARGV[i + 7]
   if id ~= '' then lane_drop(prefix, group, id) end
   local ok, status = pcall(finish, key, ARGV[i + 1], id, ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6],
@@ -183,48 +174,14 @@ for i = 12 + 4 * claims, #ARGV, 13 do
     out[#out + 1] = 'error'
   end
 end
--- Whether a message read along may be claimed here: its task, when it is due, well formed, and
--- with no more arguments than its task takes; returns its admission rules.
-local function along_rules(tasks, fields)
-  local f = {}
-  for j = 1, #fields, 2 do f[fields[j]] = fields[j + 1] end
-  local task = f.task and tasks[f.task]
-  if not task or not f.key or f.key == '' or not f.args then return nil end
-  if not string.match(f.generation or '', '^%d+$') or not string.match(f.attempt or '', '^[1-9]%d*$') then
-    return nil
-  end
-  if not string.match(f.when or '', '^%-?%d+$') or tonumber(f.when) > tonumber(now) then return nil end
-  if string.sub(f.args, 1, 1) ~= '[' then return nil end
-  local most = tonumber(task[1])
-  if most >= 0 then
-    local ok, args = pcall(cjson.decode, f.args)
-    if not ok or type(args) ~= 'table' or #args > most then return nil end
-  end
-  return task[2], f
-end
-
-local read, claimed, claimedAsked = {}, {}, {}
-local c = claim_context(prefix, group, ARGV[6], now, ttl, deadTtl, ARGV[9], KEYS[2])
-for i = 12, 11 + 4 * claims, 4 do
+local read, claimed = {}, {}
+local c = claim_context(prefix, group, ARGV[6], now, ttl, deadTtl, ARGV[8], KEYS[2])
+for i = 10, 9 + 4 * claims, 4 do
   local admission = ARGV[i + 3]
-  claimedAsked[#claimedAsked + 1] = claim_one(c, ARGV[i], ARGV[i + 1], ARGV[i + 2],
+  claimed[#claimed + 1] = claim_one(c, ARGV[i], ARGV[i + 1], ARGV[i + 2],
     admission ~= '' and cjson.decode(admission) or {})
 end
 local want = tonumber(ARGV[7]) or 0
-if ARGV[6] ~= '' and want > 0 then
-  read = lane_read(prefix, ARGV[6], want, lane_names(prefix))
-  local budget = tonumber(ARGV[8]) or 0
-  if budget > 0 and #read > 0 then
-    local tasks = cjson.decode(ARGV[10])
-    for _, message in ipairs(read) do
-      if budget <= 0 then break end
-      local rules, f = along_rules(tasks, message[2])
-      if not rules then break end
-      local status = claim_one(c, f.key, f.generation, message[1], rules)
-      claimed[#claimed + 1] = status
-      if status == 'run' then budget = budget - 1 end
-    end
-  end
-end
+if ARGV[6] ~= '' and want > 0 then read = lane_read(prefix, ARGV[6], want, lane_names(prefix)) end
 events_flush(prefix)
-return { out, read, claimed, claimedAsked }
+return { out, read, claimed }

@@ -5,18 +5,16 @@ import { defineScript, type ScriptArg } from './script.js';
 
 /**
  * finish-2.lua: record how delivered messages ended, claim the messages the worker asks for,
- * and read (and claim) the next ones along.
+ * and read the next ones along.
  */
 export const FINISH = defineScript<{ ends: readonly TaskEnd[] } & FinishOptions, FinishResult>({
   file: 'finish-2',
   keys: (k) => [k.stream, k.dead],
   args: (k, { ends, now, executionTtl, deadLetterTtl, readAlong, claims }) => {
     const args: ScriptArg[] = [k.prefix, CONSUMER_GROUP, now, executionTtl, deadLetterTtl];
-    const along = readAlong?.claim;
     args.push(readAlong?.consumer ?? claims?.consumer ?? '', readAlong?.count ?? 0);
-    args.push(along?.budget ?? 0, along?.maxStarts ?? claims?.maxStarts ?? 0, along?.tasks ?? '{}');
     const requests = claims?.requests ?? [];
-    args.push(requests.length);
+    args.push(claims?.maxStarts ?? 0, requests.length);
     for (const r of requests) args.push(r.key, r.generation, r.id, encodeAdmission(r.admission));
     for (const e of ends) {
       args.push(e.key, e.generation, e.id, e.outcome, e.result ?? '', e.error ?? '');
@@ -26,12 +24,11 @@ export const FINISH = defineScript<{ ends: readonly TaskEnd[] } & FinishOptions,
     return args;
   },
   decode: (reply) => {
-    const [statuses, read, claimed, claims] = reply as [
+    const [statuses, read, claims] = reply as [
       FinishResult['statuses'],
       StreamEntry[],
-      FinishResult['claimed'] | undefined,
       FinishResult['claims'] | undefined,
     ];
-    return { statuses, read, claimed: claimed ?? [], claims: claims ?? [] };
+    return { statuses, read, claims: claims ?? [] };
   },
 });

@@ -1,12 +1,12 @@
-// The call that records ends also claims: the messages the worker holds for the slots those
-// ends free, and (when it holds none) the messages it reads along, for tasks whose admission
-// does not depend on their arguments. Every check a claim of its own applies still holds.
+// The call that records ends also claims the messages the worker holds for the slots those
+// ends free: one script call per batch of quick tasks, with every check a claim of its own
+// applies.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { DocketTask } from '../../lib/index.js';
 import { BACKEND, useDocket } from '../utils.js';
-import { withRaw } from './raw.js';
+import { withRaw, writeEntry } from './raw.js';
 
 @Injectable()
 class Tasks {
@@ -21,6 +21,11 @@ class Tasks {
     await new Promise((resolve) => setImmediate(resolve));
     this.running--;
     this.ran.push(i);
+  }
+
+  @DocketTask({ concurrency: { max: 1 } })
+  async single(label: string): Promise<string> {
+    return label;
   }
 
   @DocketTask()
@@ -40,7 +45,7 @@ async function scriptCalls(): Promise<number> {
   return calls;
 }
 
-describe('claims along with ends', { timeout: 60_000 }, () => {
+describe('claims with ends', { timeout: 60_000 }, () => {
   it('keep a task-wide concurrency limit', async (t) => {
     const docket = await useDocket(t, [Tasks], { worker: { concurrency: 10 } });
     const tasks = docket.module.get(Tasks);
@@ -48,6 +53,29 @@ describe('claims along with ends', { timeout: 60_000 }, () => {
     await docket.worker.runUntilFinished();
     assert.equal(tasks.ran.length, 60);
     assert.ok(tasks.most <= 2, `at most 2 at once, not ${tasks.most}`);
+  });
+
+  it('leave no slot taken by a message whose arguments do not decode', async (t) => {
+    const docket = await useDocket(t, [Tasks], { worker: { concurrency: 5 } });
+    // five quick tasks fill the first read; their ends read (and claim) the next messages
+    for (let i = 0; i < 5; i++) await docket.client.add(Tasks.prototype.quick)(i);
+    await writeEntry(docket.name, {
+      key: 'undecodable',
+      task: 'single',
+      args: '[{"$t":"NoSuchType","v":1}]',
+      when: String(Date.now()),
+      attempt: '1',
+      generation: '0',
+    });
+    const good = await docket.client.add(Tasks.prototype.single, { key: 'good' })('after');
+    await docket.worker.runUntilFinished();
+    // the undecodable message took no concurrency slot: the next one ran at once
+    assert.equal(await good.result({ timeout: 5_000 }), 'after');
+    const dead = await docket.client.deadLetters();
+    assert.deepEqual(
+      dead.map((d) => d.key),
+      ['undecodable'],
+    );
   });
 
   const commandStats = BACKEND === 'memory' && 'counts script calls in Redis INFO commandstats';
