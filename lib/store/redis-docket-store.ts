@@ -16,6 +16,7 @@ import type {
   ProgressRecord,
   ReadAlong,
   RunRecord,
+  DependenciesRecord,
   ScheduleAllResult,
   ScheduleRequest,
   ScheduleResult,
@@ -42,13 +43,19 @@ import { MOVE_DUE } from './scripts/move-due.script.js';
 import { PROGRESS } from './scripts/progress.script.js';
 import {
   DEPTHS,
+  READ_DEPENDENCIES,
   READ_EXECUTION,
   READ_PROGRESS,
   SNAPSHOT,
   WORKERS,
 } from './scripts/reads.script.js';
 import { READ_LANES } from './scripts/lanes.script.js';
-import { SCHEDULE, SCHEDULE_ALL, SCHEDULE_MANY } from './scripts/schedule.script.js';
+import {
+  SCHEDULE,
+  SCHEDULE_AFTER,
+  SCHEDULE_ALL,
+  SCHEDULE_MANY,
+} from './scripts/schedule.script.js';
 import { STRIKE } from './scripts/strike.script.js';
 import {
   FORGET_CONSUMER,
@@ -77,6 +84,8 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
 
   async schedule(requests: readonly ScheduleRequest[], now: number): Promise<ScheduleResult[]> {
     if (requests.length === 0) return [];
+    // only requests that wait for other keys take the script that knows dependencies
+    if (requests.some((q) => q.after)) return this.run(SCHEDULE_AFTER, { now, requests });
     if (requests.length === 1) return [await this.run(SCHEDULE, { now, request: requests[0] })];
     return this.run(SCHEDULE_MANY, { now, requests });
   }
@@ -273,6 +282,10 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
   async readResult(key: string): Promise<string | null> {
     await this.ready();
     return (await this.command('get', this.keys.results(key))) as string | null;
+  }
+
+  readDependencies(key: string): Promise<DependenciesRecord | null> {
+    return this.run(READ_DEPENDENCIES, { key });
   }
 
   async readProgress(keys: readonly string[]): Promise<ProgressRecord[]> {

@@ -101,6 +101,7 @@ local function claim(key, generation, id, rules)
     release_slots(prefix, rules, key, now)
     local err = 'PoisonMessageError: started ' .. starts .. ' times, its worker never finished it'
     dead_letter(key, current[4], current[5], err, current[6])
+    deps_ended_read(prefix, key, current[1], 'failed', err, now, ttl)
     local progress = prefix .. 'progress:' .. key
     if ttl > 0 then
       redis.call('HSET', runs, 'state', 'failed', 'completedAt', now, 'error', err)

@@ -2,6 +2,7 @@
 --- @include "lines"
 --- @include "lanes"
 --- @include "events"
+--- @include "dependencies"
 --[[
   finish: record how delivered messages ended, several in one call.
 
@@ -73,9 +74,9 @@ end
 -- The runs fields an end reads, read once.
 local function read_run(runs)
   local r = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'worker', 'startedAt', 'task', 'priority',
-    'traceparent', 'tracestate', 'streamId')
+    'traceparent', 'tracestate', 'streamId', 'waited', 'after')
   return { generation = r[1], state = r[2], cancel = r[3], worker = r[4], startedAt = r[5], task = r[6],
-    priority = r[7], traceparent = r[8], tracestate = r[9], streamId = r[10] }
+    priority = r[7], traceparent = r[8], tracestate = r[9], streamId = r[10], waited = r[11], after = r[12] }
 end
 
 -- The event of an end, with the worker and how long the attempt ran (when events are on), from
@@ -108,6 +109,7 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
     if run and run.streamId == id then
       end_event('dead', key, run, task, attempt, err)
       end_run(key, runs, 'failed', err, '')
+      deps_ended(prefix, key, run.generation, run.waited, run.after, 'failed', err, '', now, ttl)
       return 'ok'
     end
     return 'superseded'
@@ -118,6 +120,7 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
   if applies and run.cancel == '1' then
     end_event('cancelled', key, run, task, attempt, '')
     end_run(key, runs, 'cancelled', '', '')
+    deps_ended(prefix, key, run.generation, run.waited, run.after, 'cancelled', '', '', now, ttl)
     return 'cancelled'
   end
   local dead = false
@@ -136,6 +139,7 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
   end
   end_event(dead and 'dead' or outcome, key, run, task, attempt, err)
   end_run(key, runs, outcome, err, result)
+  deps_ended(prefix, key, run.generation, run.waited, run.after, outcome, err, result, now, ttl)
   if nextWhen ~= '' and outcome ~= 'cancelled' then
     -- the ended record is kept for executionTtl (0: it is gone, and the successor's record is
     -- new); either way the successor keeps the priority and the trace context read above

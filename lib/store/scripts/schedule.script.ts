@@ -13,7 +13,9 @@ const REPLY_SIZE = 7;
 
 function result(reply: unknown[]): ScheduleResult {
   const [disposition, state, when, generation, taskName, args, attempt] = reply as string[];
-  // a key whose records cannot be read: `state` carries the reason
+  // a key whose records cannot be read, or a replace that would wait for itself: `state`
+  // carries the reason
+  if (disposition === 'cycle') return { disposition: 'error', error: state, cycle: true };
   if (disposition === 'error') return { disposition, error: state };
   return {
     disposition: disposition as ScheduleOutcome['disposition'],
@@ -82,4 +84,27 @@ export const SCHEDULE_ALL = defineScript<
     }
     return { written: true, results };
   },
+});
+
+/**
+ * schedule-after-2.lua: several schedules in order, in one call, some of them waiting for
+ * other keys (requests without `after` are scheduled as by schedule-4.lua).
+ */
+export const SCHEDULE_AFTER = defineScript<
+  { now: number; requests: readonly ScheduleRequest[] },
+  ScheduleResult[]
+>({
+  file: 'schedule-after-2',
+  keys: (k) => [k.stream, k.queue],
+  args: (k, { now, requests }) => {
+    const ttl = requests.find((q) => q.after)?.after?.executionTtl ?? 0;
+    const args: ScriptArg[] = [now, CONSUMER_GROUP, k.prefix, ttl];
+    for (const q of requests) {
+      args.push(q.key, q.taskName, q.args, q.when, q.attempt, q.mode);
+      args.push(q.traceparent ?? '', q.tracestate ?? '', q.priority ?? 5);
+      args.push(q.after ? JSON.stringify(q.after.keys) : '', q.after?.onFailure ?? 'fail');
+    }
+    return args;
+  },
+  decode: (reply, input) => SCHEDULE_MANY.decode(reply, input),
 });
