@@ -167,7 +167,7 @@ export class DocketClient {
   }
 
   /**
-   * An empty agenda: collect tasks with `agenda.add(task, { key?, priority? })(...args)`, then
+   * An empty agenda: collect tasks with `agenda.add(task, { key?, priority?, after? })(...args)`, then
    * `agenda.scatter({ over, start?, jitter? })` schedules them all, spread over a window, or none.
    */
   agenda(): Agenda {

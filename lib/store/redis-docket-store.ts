@@ -54,6 +54,7 @@ import {
   SCHEDULE,
   SCHEDULE_AFTER,
   SCHEDULE_ALL,
+  SCHEDULE_ALL_AFTER,
   SCHEDULE_MANY,
 } from './scripts/schedule.script.js';
 import { STRIKE } from './scripts/strike.script.js';
@@ -92,6 +93,7 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
 
   async scheduleAll(requests: readonly ScheduleRequest[], now: number): Promise<ScheduleAllResult> {
     if (requests.length === 0) return { written: true, results: [] };
+    if (requests.some((q) => q.after)) return this.run(SCHEDULE_ALL_AFTER, { now, requests });
     return this.run(SCHEDULE_ALL, { now, requests });
   }
 

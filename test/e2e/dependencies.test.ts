@@ -285,4 +285,18 @@ describe('dependencies (after)', { timeout: 60_000 }, () => {
     assert.deepEqual(new Set(results), new Set([1]));
     assert.equal(tasks.fanIns, 250);
   });
+
+  it('an agenda takes after too, for keys of the same agenda', async (t) => {
+    const docket = await useDocket(t, [FlowTasks], AUTO);
+    const { client } = docket;
+    const [, , fanIn] = await client
+      .agenda()
+      .add(FlowTasks.prototype.value, { key: 'a1' })(1)
+      .add(FlowTasks.prototype.value, { key: 'a2' })(2)
+      .add(FlowTasks.prototype.sum, { key: 'total', after: ['a1', 'a2'] })()
+      .scatter({ over: 100 });
+    assert.equal(fanIn.state, 'scheduled');
+    assert.deepEqual(fanIn.after, ['a1', 'a2']);
+    assert.equal(await fanIn.result({ timeout: 5_000 }), 3);
+  });
 });

@@ -64,6 +64,20 @@ export const SCHEDULE_MANY = defineScript<
   },
 });
 
+/** The reply of an all-or-none schedule (schedule-all-2.lua, schedule-all-after-2.lua). */
+function allResult(reply: unknown): ScheduleAllResult {
+  const [status, ...values] = reply as unknown[];
+  if (status === 'refused') {
+    const [group, error] = values as string[];
+    return { written: false, index: Number(group) > 0 ? Number(group) - 1 : undefined, error };
+  }
+  const results: ScheduleOutcome[] = [];
+  for (let i = 0; i < values.length; i += REPLY_SIZE) {
+    results.push(result(values.slice(i, i + REPLY_SIZE)) as ScheduleOutcome);
+  }
+  return { written: true, results };
+}
+
 /** schedule-all-2.lua: several schedules in order, in one call, all or none. */
 export const SCHEDULE_ALL = defineScript<
   { now: number; requests: readonly ScheduleRequest[] },
@@ -72,18 +86,7 @@ export const SCHEDULE_ALL = defineScript<
   file: 'schedule-all-2',
   keys: (k) => [k.stream, k.queue],
   args: (k, input) => SCHEDULE_MANY.args(k, input),
-  decode: (reply) => {
-    const [status, ...values] = reply as unknown[];
-    if (status === 'refused') {
-      const [group, error] = values as string[];
-      return { written: false, index: Number(group) > 0 ? Number(group) - 1 : undefined, error };
-    }
-    const results: ScheduleOutcome[] = [];
-    for (let i = 0; i < values.length; i += REPLY_SIZE) {
-      results.push(result(values.slice(i, i + REPLY_SIZE)) as ScheduleOutcome);
-    }
-    return { written: true, results };
-  },
+  decode: (reply) => allResult(reply),
 });
 
 /**
@@ -107,4 +110,15 @@ export const SCHEDULE_AFTER = defineScript<
     return args;
   },
   decode: (reply, input) => SCHEDULE_MANY.decode(reply, input),
+});
+
+/** schedule-all-after-2.lua: schedule-all-2.lua for requests some of which wait for other keys. */
+export const SCHEDULE_ALL_AFTER = defineScript<
+  { now: number; requests: readonly ScheduleRequest[] },
+  ScheduleAllResult
+>({
+  file: 'schedule-all-after-2',
+  keys: (k) => [k.stream, k.queue],
+  args: (k, input) => SCHEDULE_AFTER.args(k, input),
+  decode: (reply) => allResult(reply),
 });
