@@ -296,7 +296,14 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
   }
 
   async depths(now: number, liveSince: number): Promise<Depths> {
-    const { stream: _stream, ...depths } = await this.run(DEPTHS, { now, liveSince });
+    const {
+      stream: _stream,
+      releasing: _releasing,
+      ...depths
+    } = await this.run(DEPTHS, {
+      now,
+      liveSince,
+    });
     return depths;
   }
 
@@ -304,7 +311,10 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
     const now = Date.now();
     const depths = await this.run(DEPTHS, { now, liveSince: now });
     // with nothing on the stream, `queue` counts the due tasks of the queue
-    return depths.stream === 0 && depths.queue === 0 && depths.schedule === 0;
+    // (waiters still being told that a dependency ended are work too)
+    return (
+      depths.stream === 0 && depths.queue === 0 && depths.schedule === 0 && depths.releasing === 0
+    );
   }
 
   explain(key: string, now: number, liveSince: number, cap: number): Promise<ExplainRecord> {

@@ -299,4 +299,19 @@ describe('dependencies (after)', { timeout: 60_000 }, () => {
     assert.deepEqual(fanIn.after, ['a1', 'a2']);
     assert.equal(await fanIn.result({ timeout: 5_000 }), 3);
   });
+
+  it('runUntilFinished waits for waiters the scheduler is still releasing', async (t) => {
+    const docket = await useDocket(t, [FlowTasks], { worker: { minimumCheckInterval: 50 } });
+    const tasks = docket.module.get(FlowTasks);
+    const { client } = docket;
+    await client.add(FlowTasks.prototype.value, { key: 'root' })(1);
+    await client.addMany(
+      FlowTasks.prototype.sum,
+      Array.from({ length: 250 }, () => [] as []),
+      { after: 'root' },
+    );
+    await docket.worker.runUntilFinished();
+    assert.equal(tasks.fanIns, 250);
+    assert.deepEqual(await places(docket), { queue: 0, schedule: 0, running: 0 });
+  });
 });

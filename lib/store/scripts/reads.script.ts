@@ -35,27 +35,29 @@ export const READ_PROGRESS = defineScript<{ keys: readonly string[] }, ProgressR
 });
 
 /** depths-3.lua: the counts of the docket. */
-export const DEPTHS = defineScript<{ now: number; liveSince: number }, Depths & { stream: number }>(
-  {
-    file: 'depths-4',
-    keys: (k) => [k.stream, k.queue, k.workers, k.dead],
-    args: (k, { now, liveSince }) => [CONSUMER_GROUP, now, liveSince, k.prefix],
-    decode: (reply) => {
-      const [stream, pending, due, future, workers, deadLetters, held] = (reply as number[]).map(
-        Number,
-      );
-      return {
-        stream,
-        queue: Math.max(0, stream - pending) + due,
-        schedule: future,
-        running: pending,
-        workers,
-        deadLetters,
-        held,
-      };
-    },
+export const DEPTHS = defineScript<
+  { now: number; liveSince: number },
+  Depths & { stream: number; releasing: number }
+>({
+  file: 'depths-4',
+  keys: (k) => [k.stream, k.queue, k.workers, k.dead],
+  args: (k, { now, liveSince }) => [CONSUMER_GROUP, now, liveSince, k.prefix],
+  decode: (reply) => {
+    const [stream, pending, due, future, workers, deadLetters, held, releasing] = (
+      reply as number[]
+    ).map(Number);
+    return {
+      stream,
+      queue: Math.max(0, stream - pending) + due,
+      schedule: future,
+      running: pending,
+      workers,
+      deadLetters,
+      held,
+      releasing,
+    };
   },
-);
+});
 
 /** snapshot-2.lua: what the stream, the queue and the waiting lines hold. */
 export const SNAPSHOT = defineScript<{ limit: number }, SnapshotRecord>({
