@@ -1,5 +1,6 @@
 --- @include "schedule-run"
 --- @include "events"
+--- @include "dependency-forget"
 --[[
   Dependencies (SPEC §12): an execution added with `after` waits for other keys to end.
 
@@ -21,7 +22,8 @@
   (and <prefix>wake is published). A waiter lets go of its outcomes when it ends, is replaced
   or is cancelled; the last one deletes the outcome.
 
-  deps_forget(prefix, w)              w is no longer a waiter: its outcomes are let go of
+  (deps_forget, the outcomes' names and their counts: includes/dependency-forget.lua; how a
+  waiter is added: includes/schedule-waiter.lua)
   deps_ended(prefix, key, generation, waited, after, state, err, result, now, ttl)
                                       an execution ended: it lets go of its own outcomes
                                       (after: its runs field) and tells its waiters (waited:
@@ -31,37 +33,10 @@
                                       read too)
   deps_continue(prefix, now, ttl)     go on telling waiters listed in <prefix>releasing;
                                       returns whether some are left
-  deps_register(prefix, key, after, now)
-                                      make `key` wait for the keys of `after` (a Lua array):
-                                      returns how many are open and the first ended one that
-                                      did not complete ({ key, state, error } or nil)
-  deps_reaches(prefix, after, key)    whether `key` is among `after` or among the open
-                                      dependencies of the waiters they name, transitively
 ]]
 local DEPS_BUDGET = 100
 local DEPS_SPENT = 0
 local TELL -- deps_tell, defined below (telling a waiter that fails tells its own waiters)
-
-local function deps_outcome(prefix, gen, d)
-  return prefix .. 'outcome:' .. gen .. ':' .. d
-end
-
-local function deps_unref(prefix, gen, d)
-  local outcome = deps_outcome(prefix, gen, d)
-  if redis.call('HINCRBY', outcome, 'left', -1) <= 0 then redis.call('DEL', outcome) end
-end
-
-local function deps_forget(prefix, w)
-  local deps = prefix .. 'deps:' .. w
-  local got = redis.call('HGETALL', deps)
-  for i = 1, #got, 2 do
-    local gen = got[i + 1]
-    if gen ~= '' and gen ~= '!' then deps_unref(prefix, gen, got[i]) end
-  end
-  redis.call('DEL', deps)
-  redis.call('ZREM', prefix .. 'waiting', w)
-  redis.call('HDEL', prefix .. 'runs:' .. w, 'after', 'open', 'onDependencyFailure')
-end
 
 -- Tell the waiters listed for the outcome <gen>:<d>, within the budget of this call.
 local function deps_tell_list(prefix, gen, d, now, ttl)
@@ -176,68 +151,4 @@ local function deps_continue(prefix, now, ttl)
     deps_tell_list(prefix, string.sub(member, 1, colon - 1), string.sub(member, colon + 1), now, ttl)
   end
   return redis.call('EXISTS', releasing) == 1
-end
-
-local function deps_register(prefix, key, after, now)
-  local deps = prefix .. 'deps:' .. key
-  local open, failed = 0, nil
-  for _, d in ipairs(after) do
-    if redis.call('HEXISTS', deps, d) == 0 then
-      local runs = prefix .. 'runs:' .. d
-      local dr = redis.call('HMGET', runs, 'state', 'generation', 'waited', 'error')
-      local state = dr[1]
-      if state == 'scheduled' or state == 'queued' or state == 'running' then
-        local waited = dr[3]
-        if not waited then
-          waited = dr[2] or '0'
-          redis.call('HSET', runs, 'waited', waited)
-        end
-        redis.call('ZADD', prefix .. 'waiters:' .. waited .. ':' .. d, now, key)
-        redis.call('HSET', deps, d, '')
-        open = open + 1
-      elseif state then
-        -- ended before this waiter came: its outcome, from its record
-        local gen = dr[2] or '0'
-        local outcome = deps_outcome(prefix, gen, d)
-        if redis.call('HINCRBY', outcome, 'left', 1) == 1 then
-          local fields = { 'state', state }
-          if dr[4] then
-            fields[#fields + 1] = 'error'
-            fields[#fields + 1] = dr[4]
-          end
-          local result = redis.call('GET', prefix .. 'results:' .. d)
-          if result then
-            fields[#fields + 1] = 'result'
-            fields[#fields + 1] = result
-          end
-          redis.call('HSET', outcome, unpack(fields))
-        end
-        redis.call('HSET', deps, d, gen)
-        if state ~= 'completed' and not failed then failed = { d, state, dr[4] } end
-      else
-        redis.call('HSET', deps, d, '!')
-        if not failed then failed = { d, 'failed', 'unknown dependency: ' .. d } end
-      end
-    end
-  end
-  return open, failed
-end
-
-local function deps_reaches(prefix, after, key)
-  local seen, todo = {}, {}
-  for _, d in ipairs(after) do todo[#todo + 1] = d end
-  while #todo > 0 do
-    local d = table.remove(todo)
-    if d == key then return true end
-    if not seen[d] then
-      seen[d] = true
-      if redis.call('HGET', prefix .. 'runs:' .. d, 'open') then
-        local got = redis.call('HGETALL', prefix .. 'deps:' .. d)
-        for i = 1, #got, 2 do
-          if got[i + 1] == '' then todo[#todo + 1] = got[i] end
-        end
-      end
-    end
-  end
-  return false
 end

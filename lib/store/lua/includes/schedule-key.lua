@@ -1,7 +1,7 @@
 --- @include "lines"
 --- @include "events"
 --- @include "pause"
---- @include "dependencies"
+--- @include "dependency-forget"
 --[[
   schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate, priority)
     Add or replace one execution of `key` (what schedule-4.lua does; see there); returns its

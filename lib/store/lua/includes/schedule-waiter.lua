@@ -1,6 +1,78 @@
 --- @include "schedule-key"
 --- @include "dependencies"
 --[[
+  deps_register(prefix, key, after, now)
+    Make `key` wait for the keys of `after` (a Lua array): returns how many are open and the
+    first ended one that did not complete ({ key, state, error } or nil).
+  deps_reaches(prefix, after, key)
+    Whether `key` is among `after` or among the open dependencies of the waiters they name,
+    transitively.
+]]
+local function deps_register(prefix, key, after, now)
+  local deps = prefix .. 'deps:' .. key
+  local open, failed = 0, nil
+  for _, d in ipairs(after) do
+    if redis.call('HEXISTS', deps, d) == 0 then
+      local runs = prefix .. 'runs:' .. d
+      local dr = redis.call('HMGET', runs, 'state', 'generation', 'waited', 'error')
+      local state = dr[1]
+      if state == 'scheduled' or state == 'queued' or state == 'running' then
+        local waited = dr[3]
+        if not waited then
+          waited = dr[2] or '0'
+          redis.call('HSET', runs, 'waited', waited)
+        end
+        redis.call('ZADD', prefix .. 'waiters:' .. waited .. ':' .. d, now, key)
+        redis.call('HSET', deps, d, '')
+        open = open + 1
+      elseif state then
+        -- ended before this waiter came: its outcome, from its record
+        local gen = dr[2] or '0'
+        local outcome = deps_outcome(prefix, gen, d)
+        if redis.call('HINCRBY', outcome, 'left', 1) == 1 then
+          local fields = { 'state', state }
+          if dr[4] then
+            fields[#fields + 1] = 'error'
+            fields[#fields + 1] = dr[4]
+          end
+          local result = redis.call('GET', prefix .. 'results:' .. d)
+          if result then
+            fields[#fields + 1] = 'result'
+            fields[#fields + 1] = result
+          end
+          redis.call('HSET', outcome, unpack(fields))
+        end
+        redis.call('HSET', deps, d, gen)
+        if state ~= 'completed' and not failed then failed = { d, state, dr[4] } end
+      else
+        redis.call('HSET', deps, d, '!')
+        if not failed then failed = { d, 'failed', 'unknown dependency: ' .. d } end
+      end
+    end
+  end
+  return open, failed
+end
+
+local function deps_reaches(prefix, after, key)
+  local seen, todo = {}, {}
+  for _, d in ipairs(after) do todo[#todo + 1] = d end
+  while #todo > 0 do
+    local d = table.remove(todo)
+    if d == key then return true end
+    if not seen[d] then
+      seen[d] = true
+      if redis.call('HGET', prefix .. 'runs:' .. d, 'open') then
+        local got = redis.call('HGETALL', prefix .. 'deps:' .. d)
+        for i = 1, #got, 2 do
+          if got[i + 1] == '' then todo[#todo + 1] = got[i] end
+        end
+      end
+    end
+  end
+  return false
+end
+
+--[[
   schedule_waiter(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate,
                   priority, after, onFailure, ttl)
     Add or replace one execution of `key` that waits for the keys of `after` (JSON array) to
