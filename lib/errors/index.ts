@@ -1,4 +1,5 @@
 export * from './add-many.error.js';
+export * from './dependency-failed.error.js';
 export * from './docket-configuration.error.js';
 export * from './execution-cancelled.error.js';
 export * from './payload-too-large.error.js';

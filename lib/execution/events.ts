@@ -1,4 +1,5 @@
 import type { ExecutionProgress, ExecutionState } from '../interfaces/execution.interface.js';
+import { DependencyFailedError } from '../errors/dependency-failed.error.js';
 import { ExecutionCancelledError } from '../errors/execution-cancelled.error.js';
 import { PoisonMessageError } from '../errors/poison-message.error.js';
 import { TimeoutError } from '../errors/timeout.error.js';
@@ -25,6 +26,7 @@ const KNOWN: Record<string, new (message: string) => Error> = {
   ExecutionCancelledError,
   TimeoutError,
   PoisonMessageError,
+  DependencyFailedError,
 };
 
 /**

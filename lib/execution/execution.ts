@@ -52,6 +52,8 @@ export class Execution<R = unknown> {
   startedAt?: Date;
   completedAt?: Date;
   error?: string;
+  /** The keys it waits (or waited) for, in the order of its `after`; absent without. */
+  after?: string[];
   progress: ExecutionProgress = { current: null, total: null, message: null, updatedAt: null };
   /** @internal */
   generation: number;
@@ -86,11 +88,12 @@ export class Execution<R = unknown> {
     this.startedAt = run.startedAt === undefined ? undefined : new Date(run.startedAt);
     this.completedAt = run.completedAt === undefined ? undefined : new Date(run.completedAt);
     this.error = run.error;
+    this.after = run.after;
   }
 
   /**
    * Why this execution is where it is, read from Redis now: `reason` is the first of
-   * finished, running, struck, rate_limited, debouncing, scheduled, paused, no_worker,
+   * finished, running, struck, dependencies, rate_limited, debouncing, scheduled, paused, no_worker,
    * concurrency, queued that applies; `detail` says it in words (how many are ahead, which
    * slot and who holds it, which worker runs it); `since` and `until` are its times.
    */

@@ -141,6 +141,8 @@ export class DocketInspector {
           worker: run.worker ?? '',
           startedAt: new Date(run.startedAt ?? NaN),
         });
+      } else if (run.waitingFor && run.state === 'scheduled') {
+        future.push({ ...base, state: run.state, waitingFor: run.waitingFor });
       } else if (run.state === 'queued' || run.state === 'scheduled') {
         future.push(
           run.state === 'queued' && isPaused(run.taskName)

@@ -62,7 +62,26 @@ export interface AddOptions {
    * first. @default the task's `@DocketTask({ priority })`, else 5
    */
   priority?: number;
+  /**
+   * Keys (or executions) this execution waits for: it stays `scheduled` until every one has
+   * ended, then is queued as if added at that moment (a later `when` still holds). A key that
+   * never existed or already ended counts as ended (one that never existed as failed).
+   */
+  after?: DependencyRef | readonly DependencyRef[];
+  /**
+   * What a dependency that fails or is cancelled does to this execution: 'fail' ends it
+   * `failed` with `DependencyFailedError` without running it; 'run' runs it anyway (it reads
+   * every outcome from `ctx.dependencies()`). @default 'fail'
+   */
+  onDependencyFailure?: 'fail' | 'run';
 }
+
+/** A key to wait for, or an execution (its key). */
+export type DependencyRef = string | { readonly key: string };
+
+/** How a dependency ended, as its waiter reads it in `ctx.dependencies()`. */
+export type DependencyOutcome =
+  { state: 'completed'; result: unknown } | { state: 'failed' | 'cancelled'; error: string };
 
 /** Options of `DocketClient.replace()`. */
 export interface ReplaceOptions extends AddOptions {
@@ -78,13 +97,14 @@ export type ExplanationReason =
   | 'rate_limited'
   | 'debouncing'
   | 'struck'
+  | 'dependencies'
   | 'no_worker'
   | 'running'
   | 'finished';
 
 /**
  * The answer of `Execution.explain()`: its state, the first reason that applies (finished,
- * running, struck, rate_limited, debouncing, scheduled, paused, no_worker, concurrency,
+ * running, struck, dependencies (`detail` names the keys still open), rate_limited, debouncing, scheduled, paused, no_worker, concurrency,
  * queued), what the reason is about in words, and its times: `since` (running: its start;
  * finished: its end) and `until` (scheduled, rate_limited, debouncing: when it may start).
  */

@@ -27,6 +27,8 @@ export interface FutureTask {
   state: 'queued' | 'scheduled';
   /** A queued task whose task or docket is paused: it does not start until `resume`. */
   paused?: boolean;
+  /** A scheduled task waiting for its dependencies: the keys (of its `after`) still open. */
+  waitingFor?: string[];
 }
 
 /**

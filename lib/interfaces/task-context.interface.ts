@@ -1,6 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import type { DocketClient } from '../producer/docket.client.js';
 import type { Execution } from '../execution/execution.js';
+import type { DependencyOutcome } from './execution.interface.js';
 
 /** Progress reporting of a running task; each call is published live. */
 export interface TaskProgress {
@@ -60,4 +61,10 @@ export interface TaskContext {
   readonly retry: TaskRetry;
   readonly perpetual: TaskPerpetual;
   readonly timeout: TaskTimeout;
+  /**
+   * How each key of this execution's `after` ended (in the order given; empty without
+   * `after`): `{ state: 'completed', result }` or `{ state: 'failed' | 'cancelled', error }`.
+   * A key that never existed reads as failed with `unknown dependency: <key>`.
+   */
+  dependencies(): Promise<Map<string, DependencyOutcome>>;
 }

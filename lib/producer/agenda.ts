@@ -17,7 +17,10 @@ const AGENDA_MAX_TASKS = 2_000;
 const AGENDA_MAX_BYTES = 32 * 1_048_576;
 
 /** Options of `agenda.add()`: the time is the scatter's to give. */
-export type AgendaAddOptions = Pick<AddOptions, 'key' | 'priority'>;
+export type AgendaAddOptions = Pick<
+  AddOptions,
+  'key' | 'priority' | 'after' | 'onDependencyFailure'
+>;
 
 /** Options of `agenda.scatter()`; durations are milliseconds. */
 export interface ScatterOptions {
@@ -46,7 +49,7 @@ interface Entry {
 }
 
 /**
- * Tasks collected to be scheduled together: `agenda.add(task, { key?, priority? })(...args)`
+ * Tasks collected to be scheduled together: `agenda.add(task, { key?, priority?, after? })(...args)`
  * for each, then `scatter({ over, start?, jitter? })` spreads them evenly over a window, all
  * or none. A task's key (a fresh UUIDv7 unless given) is fixed when it is added, so a second
  * scatter of the same agenda finds its tasks `already_scheduled` while they are live.
@@ -82,7 +85,7 @@ export class Agenda {
         'agenda.add: scatter() gives the time; "when" and "delay" are not options here',
       );
     }
-    const { taskName, priority } = this.port.requests.plan(task, timed, 'agenda.add');
+    const { taskName, priority, after } = this.port.requests.plan(task, timed, 'agenda.add');
     return (...args: unknown[]) => {
       const key = options.key ?? newTaskKey();
       if (this.keys.has(key))
@@ -95,6 +98,7 @@ export class Agenda {
         0,
         'add',
         priority,
+        after,
       );
       if (this.entries.length >= AGENDA_MAX_TASKS) {
         throw new TypeError(

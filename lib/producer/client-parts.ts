@@ -16,7 +16,7 @@ export function executionOf(
   result: ScheduleOutcome,
 ): Execution {
   const live = result.disposition === 'already_scheduled';
-  return new Execution(source, {
+  const execution = new Execution(source, {
     key: request.key,
     taskName: live ? result.taskName : request.taskName,
     args: live ? [decodeOrRaw(result.args)].flat() : [...args],
@@ -26,6 +26,8 @@ export function executionOf(
     state: result.state,
     generation: result.generation,
   });
+  if (request.after && !live) execution.after = [...request.after.keys];
+  return execution;
 }
 
 /** The execution of a call that a strike refused: never written, already cancelled. */

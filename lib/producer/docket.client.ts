@@ -18,7 +18,12 @@ import type { DeadLetter, DocketSnapshot, WorkerInfo } from '../interfaces/snaps
 import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { DocketTracing } from '../observability/docket-tracing.js';
-import type { DocketStore, ScheduleRequest } from '../store/docket-store.js';
+import type {
+  DocketStore,
+  ScheduleDependencies,
+  ScheduleOutcome,
+  ScheduleRequest,
+} from '../store/docket-store.js';
 import { sendMany, type ManyItem } from './add-many.js';
 import { Agenda } from './agenda.js';
 import { checkKey, requestedTime } from './request-checks.js';
@@ -62,6 +67,7 @@ export class DocketClient {
     this.requests = new Requests({
       maxKeyBytes: options.maxKeyBytes,
       maxPayloadBytes: options.maxPayloadBytes,
+      executionTtl: options.executionTtl,
       strict: options.worker !== false,
       registry,
       strikes,
@@ -120,14 +126,22 @@ export class DocketClient {
     if ((options as AddOptions).key !== undefined) {
       throw new TypeError('addMany() gives each execution its own key: use add() for a known key');
     }
-    const { taskName, priority } = this.requests.plan(task, options, 'addMany');
+    const { taskName, priority, after } = this.requests.plan(task, options, 'addMany');
     return this.tracing.produce(
       'docket.addMany',
       { 'docket.task': taskName, 'docket.count': argsList.length },
       async (trace) => {
         // every item is checked before anything is sent: a bad one fails the call, not half of it
         const requests = argsList.map((args) =>
-          this.prepare(taskName, args, newTaskKey(), requestedTime(options), 'add', priority),
+          this.prepare(
+            taskName,
+            args,
+            newTaskKey(),
+            requestedTime(options),
+            'add',
+            priority,
+            after,
+          ),
         );
         const items: ManyItem[] = [];
         for (const [i, request] of requests.entries()) {
@@ -153,7 +167,7 @@ export class DocketClient {
   }
 
   /**
-   * An empty agenda: collect tasks with `agenda.add(task, { key?, priority? })(...args)`, then
+   * An empty agenda: collect tasks with `agenda.add(task, { key?, priority?, after? })(...args)`, then
    * `agenda.scatter({ over, start?, jitter? })` schedules them all, spread over a window, or none.
    */
   agenda(): Agenda {
@@ -183,11 +197,12 @@ export class DocketClient {
     options: AddOptions,
     mode: 'add' | 'replace',
   ): (...args: unknown[]) => Promise<Execution> {
-    const { taskName, priority } = this.requests.plan(task, options, mode);
+    const { taskName, priority, after } = this.requests.plan(task, options, mode);
     // Each call is its own execution: the default key and a delay are taken at call time.
     return async (...args: unknown[]) => {
       const key = options.key ?? newTaskKey();
-      const request = this.prepare(taskName, args, key, requestedTime(options), mode, priority);
+      const when = requestedTime(options);
+      const request = this.prepare(taskName, args, key, when, mode, priority, after);
       if (await this.requests.blocked(task, request, args)) {
         return struckExecution(this.executionSource, request, args);
       }
@@ -198,10 +213,25 @@ export class DocketClient {
           this.requests.answered(
             request,
             args,
-            await this.batcher.schedule({ ...request, ...trace }),
+            request.after
+              ? await this.scheduleWaiter({ ...request, ...trace })
+              : await this.batcher.schedule({ ...request, ...trace }),
           ),
       );
     };
+  }
+
+  /**
+   * Schedule one request that waits for other keys (in its own call: the batcher's script
+   * knows no dependencies); a replace that would wait for itself is a TypeError.
+   */
+  private async scheduleWaiter(request: ScheduleRequest): Promise<ScheduleOutcome> {
+    const [result] = await this.store.schedule([request], Date.now());
+    if (result.disposition === 'error') {
+      if (result.cycle) throw new TypeError(result.error);
+      throw new Error(`key ${request.key} cannot be scheduled: ${result.error}`);
+    }
+    return result;
   }
 
   /** The request of one call (see `Requests.request`), counted as added or replaced. */
@@ -212,8 +242,9 @@ export class DocketClient {
     when: number,
     mode: 'add' | 'replace',
     priority: number,
+    after?: ScheduleDependencies,
   ): ScheduleRequest {
-    const { request } = this.requests.request(taskName, args, key, when, mode, priority);
+    const { request } = this.requests.request(taskName, args, key, when, mode, priority, after);
     this.metrics.count(mode === 'add' ? 'added' : 'replaced', { task: taskName });
     return request;
   }

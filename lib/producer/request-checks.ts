@@ -2,7 +2,7 @@ import { priorityProblem } from '../behaviours/priority.js';
 import { OPERATORS } from '../behaviours/strike-list.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large.error.js';
 import { encodeArgs } from '../execution/codec.js';
-import type { AddOptions } from '../interfaces/execution.interface.js';
+import type { AddOptions, DependencyRef } from '../interfaces/execution.interface.js';
 import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
 
 /** The largest time a `Date` holds (±8.64e15 ms around the epoch). */
@@ -99,4 +99,29 @@ export function checkStrikeCondition(condition: StrikeCondition, task: string): 
     throw new TypeError('the value of a "between" strike is [low, high]');
   }
   return operator;
+}
+
+/**
+ * The keys an add waits for (`after`: keys or executions) and what their failure does; none
+ * when `after` is absent or empty. A TypeError for a bad key or option.
+ */
+export function requestedAfter(
+  options: AddOptions,
+  maxKeyBytes: number,
+  what: string,
+): { keys: string[]; onFailure: 'fail' | 'run' } | undefined {
+  const { after, onDependencyFailure: onFailure = 'fail' } = options;
+  if (onFailure !== 'fail' && onFailure !== 'run') {
+    throw new TypeError(`"onDependencyFailure" is 'fail' or 'run', not ${String(onFailure)}`);
+  }
+  if (after === undefined) return undefined;
+  const refs: readonly DependencyRef[] = Array.isArray(after) ? after : [after as DependencyRef];
+  const keys = refs.map((ref) => {
+    const key = typeof ref === 'string' ? ref : (ref as { key?: unknown } | null)?.key;
+    if (typeof key !== 'string') {
+      throw new TypeError(`${what}: "after" takes keys or executions, not ${String(ref)}`);
+    }
+    return checkKey(key, maxKeyBytes, what);
+  });
+  return keys.length > 0 ? { keys, onFailure } : undefined;
 }

@@ -5,14 +5,26 @@ import type { TaskRef } from '../execution/task-args.type.js';
 import type { TaskRegistry } from '../explorer/task-registry.js';
 import type { AddOptions } from '../interfaces/execution.interface.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
-import type { ScheduleOutcome, ScheduleRequest } from '../store/docket-store.js';
+import type {
+  ScheduleDependencies,
+  ScheduleOutcome,
+  ScheduleRequest,
+} from '../store/docket-store.js';
 import { executionOf } from './client-parts.js';
-import { checkKey, encodedArgs, requestedPriority, requestedTime } from './request-checks.js';
+import {
+  checkKey,
+  encodedArgs,
+  requestedAfter,
+  requestedPriority,
+  requestedTime,
+} from './request-checks.js';
 
 /** What the request builder needs from the client. */
 export interface RequestsEnv {
   maxKeyBytes: number;
   maxPayloadBytes: number;
+  /** How long an ended execution's record is kept (for a waiter that fails at once). */
+  executionTtl: number;
   /** Whether this process runs a worker (then it knows every task: an unknown name fails). */
   strict: boolean;
   registry: Pick<TaskRegistry, 'resolveName' | 'get' | 'parametersOf'>;
@@ -34,14 +46,20 @@ export class Requests {
    * The task's name and the priority of its adds (the options' own, else the task's), the
    * options checked (`what` names the call in a bad key's message); throws as `add` does.
    */
-  plan(task: TaskRef, options: AddOptions, what: string): { taskName: string; priority: number } {
+  plan(
+    task: TaskRef,
+    options: AddOptions,
+    what: string,
+  ): { taskName: string; priority: number; after?: ScheduleDependencies } {
     const { registry, maxKeyBytes } = this.env;
     const taskName = registry.resolveName(task, this.env.strict);
     requestedTime(options); // a bad when or delay fails here, before anything is called
     const declared = registry.get(taskName)?.plan.priority ?? DEFAULT_PRIORITY;
     const priority = requestedPriority(options, declared);
     if (options.key !== undefined) checkKey(options.key, maxKeyBytes, what);
-    return { taskName, priority };
+    const after = requestedAfter(options, maxKeyBytes, what);
+    if (!after) return { taskName, priority };
+    return { taskName, priority, after: { ...after, executionTtl: this.env.executionTtl } };
   }
 
   /**
@@ -55,10 +73,12 @@ export class Requests {
     when: number,
     mode: 'add' | 'replace',
     priority: number,
+    after?: ScheduleDependencies,
   ): { request: ScheduleRequest; bytes: number } {
     const { encoded, bytes } = encodedArgs(args, taskName, key, this.env.maxPayloadBytes);
     const request: ScheduleRequest = { key, taskName, args: encoded, when, attempt: 1, mode };
     if (priority !== DEFAULT_PRIORITY) request.priority = priority;
+    if (after) request.after = after;
     return { request, bytes };
   }
 

@@ -6,6 +6,7 @@ import type {
 } from '../interfaces/execution.interface.js';
 import type { AdmissionRule } from './admission.js';
 import type {
+  DependenciesRecord,
   Depths,
   ExplainRecord,
   ProgressRecord,
@@ -62,6 +63,17 @@ export interface ScheduleRequest {
   tracestate?: string;
   /** 0 (first) … 9 (last); 5 when not given. */
   priority?: number;
+  /** The keys this execution waits for (SPEC §12); none: it is scheduled as usual. */
+  after?: ScheduleDependencies;
+}
+
+/** What a request that waits for other keys carries. */
+export interface ScheduleDependencies {
+  keys: readonly string[];
+  /** 'fail': a dependency that does not complete ends the waiter failed; 'run': it runs anyway. */
+  onFailure: 'fail' | 'run';
+  /** For a waiter that fails at once (a dependency had already failed). */
+  executionTtl: number;
 }
 
 /** What Redis did with a `ScheduleRequest`. */
@@ -84,6 +96,8 @@ export interface ScheduleOutcome {
 export interface ScheduleFailure {
   disposition: 'error';
   error: string;
+  /** A replace whose `after` reaches its own key (nothing was written for it). */
+  cycle?: true;
 }
 
 /**
@@ -324,6 +338,8 @@ export interface InspectionStore {
   explain(key: string, now: number, liveSince: number, cap: number): Promise<ExplainRecord>;
   readExecution(key: string): Promise<{ run: RunRecord; progress: ProgressRecord } | null>;
   readResult(key: string): Promise<string | null>;
+  /** The outcomes of the keys `key` waited for; null when it has no `after`. */
+  readDependencies(key: string): Promise<DependenciesRecord | null>;
   readProgress(keys: readonly string[]): Promise<ProgressRecord[]>;
   depths(now: number, liveSince: number): Promise<Depths>;
   /** Whether the stream and the queue are both empty. */

@@ -16,6 +16,23 @@ export interface RunRecord {
   startedAt?: number;
   completedAt?: number;
   error?: string;
+  /** The keys of its `after`, in order (none without). */
+  after?: string[];
+}
+
+/** The outcomes of the keys an execution waited for (see lua/dependencies-1.lua). */
+export interface DependenciesRecord {
+  /** The keys of its `after`, in order. */
+  after: string[];
+  /** Per key: 'open' (not ended yet), 'unknown' (never existed) or how it ended. */
+  outcomes: Map<
+    string,
+    {
+      state: 'open' | 'unknown' | 'completed' | 'failed' | 'cancelled';
+      result: string;
+      error: string;
+    }
+  >;
 }
 
 /** Progress as stored (absent fields as null; total 100 once it counts without one). */
@@ -43,7 +60,8 @@ export interface TaskCountsRecord {
 
 /** The executions a snapshot lists. */
 export interface SnapshotRecord {
-  runs: (RunRecord & { key: string })[];
+  /** `waitingFor`: the keys an execution waiting for its dependencies still waits for. */
+  runs: (RunRecord & { key: string; waitingFor?: string[] })[];
 }
 
 /** One page of the live executions that pass a filter, and how many pass it in all. */

@@ -26,7 +26,19 @@ export function runRecord(hash: Record<string, string>): RunRecord | null {
     startedAt: numberField(hash.startedAt),
     completedAt: numberField(hash.completedAt),
     error: hash.error || undefined,
+    after: keysField(hash.after),
   };
+}
+
+/** A JSON array of keys as stored (runs field `after`); undefined when absent or unreadable. */
+export function keysField(text: string | undefined): string[] | undefined {
+  if (!text) return undefined;
+  try {
+    const keys: unknown = JSON.parse(text);
+    return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A progress hash as a record (absent fields null; total 100 once it counts without one). */

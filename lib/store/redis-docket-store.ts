@@ -16,6 +16,7 @@ import type {
   ProgressRecord,
   FinishOptions,
   RunRecord,
+  DependenciesRecord,
   ScheduleAllResult,
   ScheduleRequest,
   ScheduleResult,
@@ -45,13 +46,20 @@ import { MOVE_DUE } from './scripts/move-due.script.js';
 import { PROGRESS } from './scripts/progress.script.js';
 import {
   DEPTHS,
+  READ_DEPENDENCIES,
   READ_EXECUTION,
   READ_PROGRESS,
   SNAPSHOT,
   WORKERS,
 } from './scripts/reads.script.js';
 import { READ_LANES } from './scripts/lanes.script.js';
-import { SCHEDULE, SCHEDULE_ALL, SCHEDULE_MANY } from './scripts/schedule.script.js';
+import {
+  SCHEDULE,
+  SCHEDULE_AFTER,
+  SCHEDULE_ALL,
+  SCHEDULE_ALL_AFTER,
+  SCHEDULE_MANY,
+} from './scripts/schedule.script.js';
 import { STRIKE } from './scripts/strike.script.js';
 import {
   FORGET_CONSUMER,
@@ -80,12 +88,15 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
 
   async schedule(requests: readonly ScheduleRequest[], now: number): Promise<ScheduleResult[]> {
     if (requests.length === 0) return [];
+    // only requests that wait for other keys take the script that knows dependencies
+    if (requests.some((q) => q.after)) return this.run(SCHEDULE_AFTER, { now, requests });
     if (requests.length === 1) return [await this.run(SCHEDULE, { now, request: requests[0] })];
     return this.run(SCHEDULE_MANY, { now, requests });
   }
 
   async scheduleAll(requests: readonly ScheduleRequest[], now: number): Promise<ScheduleAllResult> {
     if (requests.length === 0) return { written: true, results: [] };
+    if (requests.some((q) => q.after)) return this.run(SCHEDULE_ALL_AFTER, { now, requests });
     return this.run(SCHEDULE_ALL, { now, requests });
   }
 
@@ -275,13 +286,24 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
     return (await this.command('get', this.keys.results(key))) as string | null;
   }
 
+  readDependencies(key: string): Promise<DependenciesRecord | null> {
+    return this.run(READ_DEPENDENCIES, { key });
+  }
+
   async readProgress(keys: readonly string[]): Promise<ProgressRecord[]> {
     if (keys.length === 0) return [];
     return this.run(READ_PROGRESS, { keys });
   }
 
   async depths(now: number, liveSince: number): Promise<Depths> {
-    const { stream: _stream, ...depths } = await this.run(DEPTHS, { now, liveSince });
+    const {
+      stream: _stream,
+      releasing: _releasing,
+      ...depths
+    } = await this.run(DEPTHS, {
+      now,
+      liveSince,
+    });
     return depths;
   }
 
@@ -289,7 +311,10 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
     const now = Date.now();
     const depths = await this.run(DEPTHS, { now, liveSince: now });
     // with nothing on the stream, `queue` counts the due tasks of the queue
-    return depths.stream === 0 && depths.queue === 0 && depths.schedule === 0;
+    // (waiters still being told that a dependency ended are work too)
+    return (
+      depths.stream === 0 && depths.queue === 0 && depths.schedule === 0 && depths.releasing === 0
+    );
   }
 
   explain(key: string, now: number, liveSince: number, cap: number): Promise<ExplainRecord> {

@@ -2,7 +2,9 @@ import { Logger } from '@nestjs/common';
 import type { PerpetualIntent } from '../behaviours/perpetual.js';
 import type { Deadline } from '../behaviours/timeout.js';
 import type { Execution } from '../execution/execution.js';
+import type { DependencyOutcome } from '../interfaces/execution.interface.js';
 import type { TaskContext, TaskProgress } from '../interfaces/task-context.interface.js';
+import { decodeResult } from '../execution/codec.js';
 import type { DocketClient } from '../producer/docket.client.js';
 import type { DocketStore } from '../store/docket-store.js';
 import { ForcedRetry } from './forced-retry.js';
@@ -22,9 +24,33 @@ function progressOf(store: Pick<DocketStore, 'writeProgress'>, message: TaskMess
   };
 }
 
+/** How each key of the execution's `after` ended, read from Redis (empty without `after`). */
+async function dependenciesOf(
+  store: Pick<DocketStore, 'readDependencies'>,
+  key: string,
+): Promise<Map<string, DependencyOutcome>> {
+  const record = await store.readDependencies(key);
+  const outcomes = new Map<string, DependencyOutcome>();
+  for (const dep of record?.after ?? []) {
+    const o = record?.outcomes.get(dep);
+    if (o?.state === 'completed') {
+      outcomes.set(dep, {
+        state: 'completed',
+        result: o.result ? decodeResult(o.result) : undefined,
+      });
+    } else if (o?.state === 'failed' || o?.state === 'cancelled') {
+      outcomes.set(dep, { state: o.state, error: o.error });
+    } else {
+      // a key that never existed (or whose end could not be read)
+      outcomes.set(dep, { state: 'failed', error: `unknown dependency: ${dep}` });
+    }
+  }
+  return outcomes;
+}
+
 /** Build the `TaskContext` of one execution; the costlier members are made on first use. */
 export function createTaskContext(init: {
-  store: Pick<DocketStore, 'writeProgress'>;
+  store: Pick<DocketStore, 'writeProgress' | 'readDependencies'>;
   client: DocketClient;
   message: TaskMessage;
   execution: () => Execution;
@@ -81,6 +107,7 @@ export function createTaskContext(init: {
       },
     },
     timeout: init.deadline,
+    dependencies: () => dependenciesOf(init.store, message.key),
   };
 }
 

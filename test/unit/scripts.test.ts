@@ -119,7 +119,7 @@ describe('script definitions', () => {
   });
 
   it('count due work that no worker read as queued, and pending as running', () => {
-    const depths = DEPTHS.decode([10, 4, 3, 8, 2, 1, 5], { now: 0, liveSince: 0 });
+    const depths = DEPTHS.decode([10, 4, 3, 8, 2, 1, 5, 1], { now: 0, liveSince: 0 });
     assert.deepEqual(depths, {
       stream: 10,
       queue: 9,
@@ -128,6 +128,7 @@ describe('script definitions', () => {
       workers: 2,
       deadLetters: 1,
       held: 5,
+      releasing: 1,
     });
   });
 

@@ -58,7 +58,8 @@ function waiting(tasks: FutureTask[], now: Date): string {
     tasks.map((f) => [
       f.key,
       f.paused ? `${f.taskName} (paused)` : f.taskName,
-      relative(f.when, now),
+      // a task waiting for its dependencies is due when they end (and its time has come)
+      f.waitingFor ? `after ${f.waitingFor.join(', ')}` : relative(f.when, now),
       String(f.attempt),
     ]),
   );

@@ -21,7 +21,8 @@
 ]]
 local key, group, now, ttl, prefix = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local runs = KEYS[4]
-local run = redis.call('HMGET', runs, 'state', 'task', 'streamId', 'waiting', 'reserved', 'reservedMax', 'held')
+local run = redis.call('HMGET', runs, 'state', 'task', 'streamId', 'waiting', 'reserved', 'reservedMax', 'held',
+  'generation', 'waited', 'after')
 local state, task = run[1], run[2] or ''
 if not state then return { 'missing', '' } end
 if state == 'running' then
@@ -37,6 +38,6 @@ if run[7] then unhold(prefix, key, run[7]) end
 if run[5] then release_slot(prefix, run[5], tonumber(run[6]), key, now) end
 redis.call('ZREM', KEYS[2], key)
 redis.call('DEL', KEYS[3])
-end_cancelled(prefix, key, now, ttl)
+end_cancelled(prefix, key, now, ttl, { run[8], run[9], run[10] })
 events_flush(prefix)
 return { state, task }

@@ -2,9 +2,10 @@
 --- @include "end-cancelled"
 --- @include "lanes"
 --- @include "pause"
+--- @include "dependencies"
 --[[
-  clear: remove every scheduled and queued task (also those waiting for a concurrency slot or
-  held while paused; a pause itself stays);
+  clear: remove every scheduled and queued task (also those waiting for a concurrency slot,
+  held while paused, or waiting for their dependencies; a pause itself stays);
   running tasks go on.
 
   KEYS[1] stream             KEYS[2] queue
@@ -21,6 +22,12 @@ local function cancel(key)
   removed = removed + 1
 end
 
+-- waiters first, the last added first (so that a chain's later links do not fail on its
+-- earlier ones ending cancelled)
+local waiters = redis.call('ZRANGE', prefix .. 'waiting', 0, -1)
+for i = #waiters, 1, -1 do
+  if redis.call('HGET', prefix .. 'runs:' .. waiters[i], 'state') == 'scheduled' then cancel(waiters[i]) end
+end
 for _, key in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
   redis.call('DEL', prefix .. 'parked:' .. key)
   cancel(key)

@@ -12,7 +12,8 @@
     running    messages a worker has read (pending in the group) whose execution runs
     queued     the other messages of the lanes, the tasks waiting for a concurrency slot and
                the tasks held while paused
-    scheduled  the tasks of the queue (not yet moved to a lane)
+    scheduled  the tasks of the queue (not yet moved to a lane) and those waiting for their
+               dependencies
     held       of queued, the tasks held while paused (see includes/pause.lua)
   The pending messages are few (at most what the workers hold), so this costs O(pending).
 ]]
@@ -32,4 +33,5 @@ for _, line in ipairs(redis.call('SMEMBERS', prefix .. 'lines')) do
   waiting = waiting + redis.call('LLEN', line)
 end
 local held = held_count(prefix)
-return { running, length - running + waiting + held, redis.call('ZCARD', KEYS[2]), held }
+return { running, length - running + waiting + held,
+  redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', prefix .. 'waiting'), held }

@@ -12,7 +12,8 @@
 
   Returns { messages in the lanes, pending (read by a worker, not ended; 0 without the
   group), due in the queue, future in the queue, workers seen since ARGV[3], dead letters,
-  tasks held while paused }.
+  tasks held while paused, 1 while the waiters of an ended dependency are still being told
+  (see includes/dependencies.lua) else 0 }.
   Messages stay in their lane until their end is written, so the pending ones are the
   running tasks.
 ]]
@@ -25,4 +26,5 @@ return {
   redis.call('ZCOUNT', KEYS[3], ARGV[3], '+inf'),
   redis.call('XLEN', KEYS[4]),
   held_count(ARGV[4]),
+  redis.call('EXISTS', ARGV[4] .. 'releasing'),
 }

@@ -13,6 +13,7 @@
   when none; state 'missing' when the key has no record). The reasons, the first that applies:
     finished      completed, failed or cancelled (since: when it ended)
     running       on a worker (detail: the worker; since: its start)
+    dependencies  waiting for other keys to end (detail: the keys still open)
     rate_limited  a rate limit deferred it (until: when it may start)
     debouncing    a debounce holds it until things settle (until)
     scheduled     due later (until: its time)
@@ -24,7 +25,7 @@
 ]]
 local prefix, key, now, liveSince, cap = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local r = redis.call('HMGET', KEYS[1], 'state', 'task', 'when', 'worker', 'startedAt', 'completedAt', 'held',
-  'waiting', 'deferredBy', 'deferredUntil', 'streamId', 'args', 'error')
+  'waiting', 'deferredBy', 'deferredUntil', 'streamId', 'args', 'error', 'open')
 local state, task, args = r[1], r[2] or '', r[12] or '[]'
 local function answer(reason, detail, since, till)
   return { state, reason, detail, since or '', till or '', task, args }
@@ -38,6 +39,14 @@ if state == 'completed' or state == 'failed' or state == 'cancelled' then
 end
 if state == 'running' then
   return answer('running', 'on worker ' .. (r[4] or '?'), r[5], nil)
+end
+if state == 'scheduled' and r[14] then
+  local open = {}
+  local got = redis.call('HGETALL', prefix .. 'deps:' .. key)
+  for i = 1, #got, 2 do
+    if got[i + 1] == '' then open[#open + 1] = got[i] end
+  end
+  return answer('dependencies', 'waiting for ' .. table.concat(open, ', '), nil, nil)
 end
 if state == 'scheduled' then
   local till = tonumber(r[10] or '')

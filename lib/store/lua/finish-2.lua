@@ -4,6 +4,7 @@
 --- @include "lanes"
 --- @include "events"
 --- @include "claim-one"
+--- @include "dependencies"
 --[[
   finish: record how delivered messages ended, several in one call.
 
@@ -85,9 +86,10 @@ end
 -- The runs fields an end reads, read once.
 local function read_run(runs)
   local r = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'worker', 'startedAt', 'task', 'priority',
-    'traceparent', 'tracestate', 'streamId', 'progressed')
+    'traceparent', 'tracestate', 'streamId', 'progressed', 'waited', 'after')
   return { generation = r[1], state = r[2], cancel = r[3], worker = r[4], startedAt = r[5], task = r[6],
-    priority = r[7], traceparent = r[8], tracestate = r[9], streamId = r[10], progressed = r[11] }
+    priority = r[7], traceparent = r[8], tracestate = r[9], streamId = r[10], progressed = r[11], waited = r[12],
+    after = r[13] }
 end
 
 -- The event of an end, with the worker and how long the attempt ran (when events are on), from
@@ -120,6 +122,7 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
     if run and run.streamId == id then
       end_event('dead', key, run, task, attempt, err)
       end_run(key, runs, run, 'failed', err, '')
+      deps_ended(prefix, key, run.generation, run.waited, run.after, 'failed', err, '', now, ttl)
       return 'ok'
     end
     return 'superseded'
@@ -130,6 +133,7 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
   if applies and run.cancel == '1' then
     end_event('cancelled', key, run, task, attempt, '')
     end_run(key, runs, run, 'cancelled', '', '')
+    deps_ended(prefix, key, run.generation, run.waited, run.after, 'cancelled', '', '', now, ttl)
     return 'cancelled'
   end
   local dead = false
@@ -148,6 +152,7 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
   end
   end_event(dead and 'dead' or outcome, key, run, task, attempt, err)
   end_run(key, runs, run, outcome, err, result)
+  deps_ended(prefix, key, run.generation, run.waited, run.after, outcome, err, result, now, ttl)
   if nextWhen ~= '' and outcome ~= 'cancelled' then
     -- the ended record is kept for executionTtl (0: it is gone, and the successor's record is
     -- new); either way the successor keeps the priority and the trace context read above

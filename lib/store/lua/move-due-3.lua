@@ -1,6 +1,7 @@
 #!lua flags=allow-oom
 --- @include "states"
 --- @include "schedule-run"
+--- @include "dependencies"
 --[[
   move-due: move future tasks whose time has come from the queue to the stream.
 
@@ -15,6 +16,8 @@
   (so that cancel and replace can still remove it), and 'queued' is published. A task whose
   records cannot be read (a wrong-typed key) leaves the queue for the dead letters, with the
   reason, and its execution fails when its record can still be written; the others go on.
+  Then it goes on telling the waiters of dependencies that ended with more waiters than one
+  call tells (see includes/dependencies.lua); next is now while some are left.
 ]]
 local now, prefix = ARGV[1], ARGV[2]
 local deadTtl, ttl = tonumber(ARGV[4]), tonumber(ARGV[5])
@@ -61,4 +64,9 @@ for _, key in ipairs(due) do
   end
   redis.call('ZREM', KEYS[1], key)
 end
+if deps_continue(prefix, now, ttl) then
+  events_flush(prefix)
+  return { #due, tonumber(now) }
+end
+events_flush(prefix)
 return { #due, queue_head(KEYS[1]) }

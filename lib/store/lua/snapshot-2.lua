@@ -1,15 +1,15 @@
 #!lua flags=no-writes
 --- @include "lanes"
 --[[
-  snapshot: the executions of the lanes, the queue, the concurrency waiting lines and the work
-  held while paused.
+  snapshot: the executions of the lanes, the queue, the executions waiting for their
+  dependencies, the concurrency waiting lines and the work held while paused.
 
   KEYS[1] stream             KEYS[2] queue
   ARGV[1] key prefix         ARGV[2] most entries read from each place
 
   Returns { row, row, … }: a row is { key, state, task, args, when, attempt, worker, startedAt,
-  generation } read from runs:<key> (a key is listed once, also when it is both running and
-  rescheduled).
+  generation, { keys it still waits for } } read from runs:<key> and deps:<key> (a key is
+  listed once, also when it is both running and rescheduled).
 ]]
 local prefix, limit = ARGV[1], tonumber(ARGV[2])
 local keys, seen = {}, {}
@@ -25,6 +25,7 @@ for _, name in ipairs(lane_names(prefix)) do
   end
 end
 for _, key in ipairs(redis.call('ZRANGE', KEYS[2], 0, limit - 1)) do add(key) end
+for _, key in ipairs(redis.call('ZRANGE', prefix .. 'waiting', 0, limit - 1)) do add(key) end
 for _, line in ipairs(redis.call('SMEMBERS', prefix .. 'lines')) do
   for _, key in ipairs(redis.call('LRANGE', line, 0, limit - 1)) do add(key) end
 end
@@ -34,7 +35,14 @@ end
 local out = {}
 for _, key in ipairs(keys) do
   local r = redis.call('HMGET', prefix .. 'runs:' .. key, 'state', 'task', 'args', 'when', 'attempt', 'worker',
-    'startedAt', 'generation')
-  out[#out + 1] = { key, r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8] }
+    'startedAt', 'generation', 'open')
+  local open = {}
+  if r[9] then
+    local got = redis.call('HGETALL', prefix .. 'deps:' .. key)
+    for i = 1, #got, 2 do
+      if got[i + 1] == '' then open[#open + 1] = got[i] end
+    end
+  end
+  out[#out + 1] = { key, r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], open }
 end
 return out

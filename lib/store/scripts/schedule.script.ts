@@ -13,7 +13,9 @@ const REPLY_SIZE = 7;
 
 function result(reply: unknown[]): ScheduleResult {
   const [disposition, state, when, generation, taskName, args, attempt] = reply as string[];
-  // a key whose records cannot be read: `state` carries the reason
+  // a key whose records cannot be read, or a replace that would wait for itself: `state`
+  // carries the reason
+  if (disposition === 'cycle') return { disposition: 'error', error: state, cycle: true };
   if (disposition === 'error') return { disposition, error: state };
   return {
     disposition: disposition as ScheduleOutcome['disposition'],
@@ -62,6 +64,20 @@ export const SCHEDULE_MANY = defineScript<
   },
 });
 
+/** The reply of an all-or-none schedule (schedule-all-2.lua, schedule-all-after-2.lua). */
+function allResult(reply: unknown): ScheduleAllResult {
+  const [status, ...values] = reply as unknown[];
+  if (status === 'refused') {
+    const [group, error] = values as string[];
+    return { written: false, index: Number(group) > 0 ? Number(group) - 1 : undefined, error };
+  }
+  const results: ScheduleOutcome[] = [];
+  for (let i = 0; i < values.length; i += REPLY_SIZE) {
+    results.push(result(values.slice(i, i + REPLY_SIZE)) as ScheduleOutcome);
+  }
+  return { written: true, results };
+}
+
 /** schedule-all-2.lua: several schedules in order, in one call, all or none. */
 export const SCHEDULE_ALL = defineScript<
   { now: number; requests: readonly ScheduleRequest[] },
@@ -70,16 +86,39 @@ export const SCHEDULE_ALL = defineScript<
   file: 'schedule-all-2',
   keys: (k) => [k.stream, k.queue],
   args: (k, input) => SCHEDULE_MANY.args(k, input),
-  decode: (reply) => {
-    const [status, ...values] = reply as unknown[];
-    if (status === 'refused') {
-      const [group, error] = values as string[];
-      return { written: false, index: Number(group) > 0 ? Number(group) - 1 : undefined, error };
+  decode: (reply) => allResult(reply),
+});
+
+/**
+ * schedule-after-2.lua: several schedules in order, in one call, some of them waiting for
+ * other keys (requests without `after` are scheduled as by schedule-4.lua).
+ */
+export const SCHEDULE_AFTER = defineScript<
+  { now: number; requests: readonly ScheduleRequest[] },
+  ScheduleResult[]
+>({
+  file: 'schedule-after-2',
+  keys: (k) => [k.stream, k.queue],
+  args: (k, { now, requests }) => {
+    const ttl = requests.find((q) => q.after)?.after?.executionTtl ?? 0;
+    const args: ScriptArg[] = [now, CONSUMER_GROUP, k.prefix, ttl];
+    for (const q of requests) {
+      args.push(q.key, q.taskName, q.args, q.when, q.attempt, q.mode);
+      args.push(q.traceparent ?? '', q.tracestate ?? '', q.priority ?? 5);
+      args.push(q.after ? JSON.stringify(q.after.keys) : '', q.after?.onFailure ?? 'fail');
     }
-    const results: ScheduleOutcome[] = [];
-    for (let i = 0; i < values.length; i += REPLY_SIZE) {
-      results.push(result(values.slice(i, i + REPLY_SIZE)) as ScheduleOutcome);
-    }
-    return { written: true, results };
+    return args;
   },
+  decode: (reply, input) => SCHEDULE_MANY.decode(reply, input),
+});
+
+/** schedule-all-after-2.lua: schedule-all-2.lua for requests some of which wait for other keys. */
+export const SCHEDULE_ALL_AFTER = defineScript<
+  { now: number; requests: readonly ScheduleRequest[] },
+  ScheduleAllResult
+>({
+  file: 'schedule-all-after-2',
+  keys: (k) => [k.stream, k.queue],
+  args: (k, input) => SCHEDULE_AFTER.args(k, input),
+  decode: (reply) => allResult(reply),
 });

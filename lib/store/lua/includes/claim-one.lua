@@ -81,6 +81,7 @@ local function claim_run(c, key, generation, id, rules)
     release_slots(c.prefix, rules, key, c.now)
     local err = 'PoisonMessageError: started ' .. starts .. ' times, its worker never finished it'
     claim_dead_letter(c, key, current[4], current[5], err, current[6])
+    deps_ended_read(c.prefix, key, current[1], 'failed', err, c.now, c.ttl)
     local progress = c.prefix .. 'progress:' .. key
     if c.ttl > 0 then
       redis.call('HSET', runs, 'state', 'failed', 'completedAt', c.now, 'error', err)

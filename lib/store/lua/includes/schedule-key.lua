@@ -1,6 +1,7 @@
 --- @include "lines"
 --- @include "events"
 --- @include "pause"
+--- @include "dependency-forget"
 --[[
   schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate, priority)
     Add or replace one execution of `key` (what schedule-4.lua does; see there); returns its
@@ -10,7 +11,7 @@ local function schedule_key(prefix, group, key, task, args, when, attempt, now, 
                             priority)
   local runs = prefix .. 'runs:' .. key
   local run = redis.call('HMGET', runs, 'state', 'streamId', 'waiting', 'when', 'generation', 'task', 'args', 'attempt',
-    'held')
+    'held', 'after')
   local state = run[1]
   if mode == 'add' and (state == 'scheduled' or state == 'queued' or state == 'running') then
     return { 'already_scheduled', state, run[4] or when, run[5] or '0', run[6] or task, run[7] or args, run[8] or '1' }
@@ -21,6 +22,8 @@ local function schedule_key(prefix, group, key, task, args, when, attempt, now, 
     if run[3] then leave_line(prefix, run[3], key) end
     -- work held while paused is replaced by this run
     if run[9] then unhold(prefix, key, run[9]) end
+    -- a waiter replaced by a plain execution lets go of its dependencies
+    if run[10] then deps_forget(prefix, key) end
     redis.call('ZREM', prefix .. 'queue', key)
     redis.call('DEL', prefix .. 'parked:' .. key, prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
   end

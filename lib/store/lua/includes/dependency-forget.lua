@@ -1,0 +1,28 @@
+--[[
+  What a waiter holds of its dependencies (see includes/dependencies.lua), and letting go of it.
+
+  deps_outcome(prefix, gen, d)   the name of the outcome of the end of `d` at generation `gen`
+  deps_unref(prefix, gen, d)     one waiter less holds that outcome (the last one deletes it)
+  deps_forget(prefix, w)         w is no longer a waiter: its outcomes are let go of, and its
+                                 runs fields after, open and onDependencyFailure go
+]]
+local function deps_outcome(prefix, gen, d)
+  return prefix .. 'outcome:' .. gen .. ':' .. d
+end
+
+local function deps_unref(prefix, gen, d)
+  local outcome = deps_outcome(prefix, gen, d)
+  if redis.call('HINCRBY', outcome, 'left', -1) <= 0 then redis.call('DEL', outcome) end
+end
+
+local function deps_forget(prefix, w)
+  local deps = prefix .. 'deps:' .. w
+  local got = redis.call('HGETALL', deps)
+  for i = 1, #got, 2 do
+    local gen = got[i + 1]
+    if gen ~= '' and gen ~= '!' then deps_unref(prefix, gen, got[i]) end
+  end
+  redis.call('DEL', deps)
+  redis.call('ZREM', prefix .. 'waiting', w)
+  redis.call('HDEL', prefix .. 'runs:' .. w, 'after', 'open', 'onDependencyFailure')
+end

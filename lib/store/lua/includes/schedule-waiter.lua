@@ -1,0 +1,167 @@
+--- @include "schedule-key"
+--- @include "dependencies"
+--[[
+  deps_register(prefix, key, after, now)
+    Make `key` wait for the keys of `after` (a Lua array): returns how many are open and the
+    first ended one that did not complete ({ key, state, error } or nil).
+  deps_reaches(prefix, after, key)
+    Whether `key` is among `after` or among the open dependencies of the waiters they name,
+    transitively.
+]]
+local function deps_register(prefix, key, after, now)
+  local deps = prefix .. 'deps:' .. key
+  local open, failed = 0, nil
+  for _, d in ipairs(after) do
+    if redis.call('HEXISTS', deps, d) == 0 then
+      local runs = prefix .. 'runs:' .. d
+      local dr = redis.call('HMGET', runs, 'state', 'generation', 'waited', 'error')
+      local state = dr[1]
+      if state == 'scheduled' or state == 'queued' or state == 'running' then
+        local waited = dr[3]
+        if not waited then
+          waited = dr[2] or '0'
+          redis.call('HSET', runs, 'waited', waited)
+        end
+        redis.call('ZADD', prefix .. 'waiters:' .. waited .. ':' .. d, now, key)
+        redis.call('HSET', deps, d, '')
+        open = open + 1
+      elseif state then
+        -- ended before this waiter came: its outcome, from its record
+        local gen = dr[2] or '0'
+        local outcome = deps_outcome(prefix, gen, d)
+        if redis.call('HINCRBY', outcome, 'left', 1) == 1 then
+          local fields = { 'state', state }
+          if dr[4] then
+            fields[#fields + 1] = 'error'
+            fields[#fields + 1] = dr[4]
+          end
+          local result = redis.call('GET', prefix .. 'results:' .. d)
+          if result then
+            fields[#fields + 1] = 'result'
+            fields[#fields + 1] = result
+          end
+          redis.call('HSET', outcome, unpack(fields))
+        end
+        redis.call('HSET', deps, d, gen)
+        if state ~= 'completed' and not failed then failed = { d, state, dr[4] } end
+      else
+        redis.call('HSET', deps, d, '!')
+        if not failed then failed = { d, 'failed', 'unknown dependency: ' .. d } end
+      end
+    end
+  end
+  return open, failed
+end
+
+local function deps_reaches(prefix, after, key)
+  local seen, todo = {}, {}
+  for _, d in ipairs(after) do todo[#todo + 1] = d end
+  while #todo > 0 do
+    local d = table.remove(todo)
+    if d == key then return true end
+    if not seen[d] then
+      seen[d] = true
+      if redis.call('HGET', prefix .. 'runs:' .. d, 'open') then
+        local got = redis.call('HGETALL', prefix .. 'deps:' .. d)
+        for i = 1, #got, 2 do
+          if got[i + 1] == '' then todo[#todo + 1] = got[i] end
+        end
+      end
+    end
+  end
+  return false
+end
+
+--[[
+  schedule_waiter(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate,
+                  priority, after, onFailure, ttl)
+    Add or replace one execution of `key` that waits for the keys of `after` (JSON array) to
+    end (see includes/dependencies.lua); `onFailure` 'fail' | 'run'; `ttl` the executionTtl
+    (ms) for a waiter that fails at once. Returns what schedule_key returns, or
+    { 'cycle', <reason>, '', '', '', '', '' } when a replace would wait for itself.
+    Keys that already ended (or never existed) count as ended at once: with 'fail', one that
+    did not complete ends the new execution 'failed' (DependencyFailedError) without running
+    it; when none is open the execution is scheduled as by `add`.
+]]
+local function schedule_waiter(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate,
+                               priority, after, onFailure, ttl)
+  local keys = cjson.decode(after)
+  local runs = prefix .. 'runs:' .. key
+  local run = redis.call('HMGET', runs, 'state', 'streamId', 'waiting', 'when', 'generation', 'task', 'args', 'attempt',
+    'held', 'after')
+  local state = run[1]
+  if mode == 'add' and (state == 'scheduled' or state == 'queued' or state == 'running') then
+    return { 'already_scheduled', state, run[4] or when, run[5] or '0', run[6] or task, run[7] or args, run[8] or '1' }
+  end
+  if mode == 'replace' and deps_reaches(prefix, keys, key) then
+    return { 'cycle', 'replace(' .. key .. '): its `after` reaches ' .. key .. ' itself (a cycle)', '', '', '', '', '' }
+  end
+  -- the outcomes of ended dependencies are read before this key's own records go
+  if run[10] then deps_forget(prefix, key) end
+  local open, failed = deps_register(prefix, key, keys, now)
+  if state then
+    if run[2] then lane_drop(prefix, group, run[2]) end
+    if run[3] then leave_line(prefix, run[3], key) end
+    if run[9] then unhold(prefix, key, run[9]) end
+    redis.call('ZREM', prefix .. 'queue', key)
+    redis.call('DEL', prefix .. 'parked:' .. key, prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
+  end
+  priority = priority or '5'
+  local extra = { 'after', after }
+  if onFailure == 'run' then
+    extra[#extra + 1] = 'onDependencyFailure'
+    extra[#extra + 1] = 'run'
+  end
+  if open == 0 and not (failed and onFailure ~= 'run') then
+    local newState, generation = schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate,
+      priority, { run[5], run[1], nil })
+    redis.call('HSET', runs, unpack(extra))
+    event_add(prefix, 'scheduled', key, task, attempt, now, nil)
+    return { 'scheduled', newState, when, tostring(generation), task, args, attempt }
+  end
+  local generation = redis.call('HINCRBY', runs, 'generation', 1)
+  if run[5] or run[1] then
+    local stale = { 'worker', 'startedAt', 'completedAt', 'error', 'cancel', 'streamId', 'waiting', 'reserved',
+      'reservedMax', 'traceparent', 'tracestate', 'starts', 'deferredBy', 'deferredUntil', 'priority' }
+    redis.call('HDEL', runs, unpack(stale))
+    redis.call('PERSIST', runs)
+  end
+  event_add(prefix, 'scheduled', key, task, attempt, now, nil)
+  if failed and onFailure ~= 'run' then
+    -- a dependency had already failed: this execution ends without running (and a live
+    -- execution it replaced ends with it, for whoever waited on that)
+    redis.call('HSET', runs, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'state', 'scheduled')
+    local waited = redis.call('HGET', runs, 'waited')
+    deps_fail(prefix, key, { 'scheduled', false, false, task, args, when, attempt, false, false, tostring(generation),
+      waited }, deps_failure(failed[1], failed[2], failed[3]), now, ttl)
+    return { 'scheduled', 'failed', when, tostring(generation), task, args, attempt }
+  end
+  -- it waits: in no queue or lane until its last dependency ends
+  local record = { 'state', 'scheduled', 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'open', open }
+  if priority ~= '5' then
+    record[#record + 1] = 'priority'
+    record[#record + 1] = priority
+  end
+  if traceparent and traceparent ~= '' then
+    record[#record + 1] = 'traceparent'
+    record[#record + 1] = traceparent
+    record[#record + 1] = 'tracestate'
+    record[#record + 1] = tracestate or ''
+  end
+  for _, v in ipairs(extra) do record[#record + 1] = v end
+  redis.call('HSET', runs, unpack(record))
+  redis.call('ZADD', prefix .. 'waiting', now, key)
+  state_publish(prefix, key, { type = 'state', key = key, state = 'scheduled', when = tonumber(when) })
+  return { 'scheduled', 'scheduled', when, tostring(generation), task, args, attempt }
+end
+
+--[[
+  schedule_waiter_isolated(...): schedule_waiter with the same arguments, except that a record
+  that cannot be read (a wrong-typed key) fails this key only.
+]]
+local function schedule_waiter_isolated(...)
+  local ok, reply = pcall(schedule_waiter, ...)
+  if ok then return reply end
+  local reason = type(reply) == 'table' and reply.err or tostring(reply)
+  return { 'error', 'UnreadableRecordError: ' .. reason, '', '', '', '', '' }
+end
