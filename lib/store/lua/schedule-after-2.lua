@@ -17,17 +17,6 @@
   reaches its own key answers 'cycle' and the reason, writing nothing for that key.
 ]]
 local now, group, prefix, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
-local out = {}
-for i = 5, #ARGV, 11 do
-  local reply
-  if ARGV[i + 9] == '' then
-    reply = schedule_key_isolated(prefix, group, ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], now,
-      ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8])
-  else
-    reply = schedule_waiter_isolated(prefix, group, ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], now,
-      ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8], ARGV[i + 9], ARGV[i + 10], ttl)
-  end
-  for j = 1, 7 do out[#out + 1] = reply[j] end
-end
+local out = schedule_after_groups(schedule_key_isolated, schedule_waiter_isolated, prefix, group, now, ttl, {})
 events_flush(prefix)
 return out

@@ -16,17 +16,6 @@
 local now, group, prefix, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local refused = schedule_refusal(prefix, 5, 11, 9)
 if refused then return refused end
-local out = { 'ok' }
-for i = 5, #ARGV, 11 do
-  local reply
-  if ARGV[i + 9] == '' then
-    reply = schedule_key(prefix, group, ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], now,
-      ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8])
-  else
-    reply = schedule_waiter(prefix, group, ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], now,
-      ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8], ARGV[i + 9], ARGV[i + 10], ttl)
-  end
-  for j = 1, 7 do out[#out + 1] = reply[j] end
-end
+local out = schedule_after_groups(schedule_key, schedule_waiter, prefix, group, now, ttl, { 'ok' })
 events_flush(prefix)
 return out

@@ -24,6 +24,27 @@ local function run_message(key, task, args, when, attempt, generation, priority,
 end
 
 --[[
+  run_record(task, args, when, attempt, priority, traceparent, tracestate)
+    The runs fields of a new execution: task, args, when, attempt, the priority when it is not
+    5, and the trace context when there is a traceparent (kept so that a retry or a successor
+    still links to the producer's span).
+]]
+local function run_record(task, args, when, attempt, priority, traceparent, tracestate)
+  local record = { 'task', task, 'args', args, 'when', when, 'attempt', attempt }
+  if priority ~= '5' then
+    record[#record + 1] = 'priority'
+    record[#record + 1] = priority
+  end
+  if traceparent and traceparent ~= '' then
+    record[#record + 1] = 'traceparent'
+    record[#record + 1] = traceparent
+    record[#record + 1] = 'tracestate'
+    record[#record + 1] = tracestate or ''
+  end
+  return record
+end
+
+--[[
   schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate, priority, before)
     Schedule a new execution of `key` (new generation): queued in the lane of its priority when
     due, else queued by time (its message is made from the runs hash when it comes due: a
@@ -48,18 +69,7 @@ local function schedule_run(prefix, key, task, args, when, attempt, now, tracepa
     redis.call('HDEL', runs, unpack(stale))
     redis.call('PERSIST', runs)
   end
-  local record = { 'task', task, 'args', args, 'when', when, 'attempt', attempt }
-  if priority ~= '5' then
-    record[#record + 1] = 'priority'
-    record[#record + 1] = priority
-  end
-  if traceparent and traceparent ~= '' then
-    -- kept so that a retry or a successor still links to the producer's span
-    record[#record + 1] = 'traceparent'
-    record[#record + 1] = traceparent
-    record[#record + 1] = 'tracestate'
-    record[#record + 1] = tracestate or ''
-  end
+  local record = run_record(task, args, when, attempt, priority, traceparent, tracestate)
   local state
   if tonumber(when) <= tonumber(now) then
     state = 'queued'

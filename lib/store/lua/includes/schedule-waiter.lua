@@ -137,17 +137,8 @@ local function schedule_waiter(prefix, group, key, task, args, when, attempt, no
     return { 'scheduled', 'failed', when, tostring(generation), task, args, attempt }
   end
   -- it waits: in no queue or lane until its last dependency ends
-  local record = { 'state', 'scheduled', 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'open', open }
-  if priority ~= '5' then
-    record[#record + 1] = 'priority'
-    record[#record + 1] = priority
-  end
-  if traceparent and traceparent ~= '' then
-    record[#record + 1] = 'traceparent'
-    record[#record + 1] = traceparent
-    record[#record + 1] = 'tracestate'
-    record[#record + 1] = tracestate or ''
-  end
+  local record = run_record(task, args, when, attempt, priority, traceparent, tracestate)
+  for _, v in ipairs({ 'state', 'scheduled', 'open', open }) do record[#record + 1] = v end
   for _, v in ipairs(extra) do record[#record + 1] = v end
   redis.call('HSET', runs, unpack(record))
   redis.call('ZADD', prefix .. 'waiting', now, key)
@@ -164,4 +155,27 @@ local function schedule_waiter_isolated(...)
   if ok then return reply end
   local reason = type(reply) == 'table' and reply.err or tostring(reply)
   return { 'error', 'UnreadableRecordError: ' .. reason, '', '', '', '', '' }
+end
+
+--[[
+  schedule_after_groups(plain, waiter, prefix, group, now, ttl, out)
+    For each group of 11 ARGV from ARGV[5] (task key, task name, args, when, attempt, mode,
+    traceparent, tracestate, priority, after (JSON array, '' = none), onDependencyFailure), call
+    `plain` (schedule_key or its isolated form) for a group without `after` and `waiter`
+    (schedule_waiter or its isolated form) for one with it, and append its 7 reply values to
+    `out`.
+]]
+local function schedule_after_groups(plain, waiter, prefix, group, now, ttl, out)
+  for i = 5, #ARGV, 11 do
+    local reply
+    if ARGV[i + 9] == '' then
+      reply = plain(prefix, group, ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], now, ARGV[i + 5],
+        ARGV[i + 6], ARGV[i + 7], ARGV[i + 8])
+    else
+      reply = waiter(prefix, group, ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], now, ARGV[i + 5],
+        ARGV[i + 6], ARGV[i + 7], ARGV[i + 8], ARGV[i + 9], ARGV[i + 10], ttl)
+    end
+    for j = 1, 7 do out[#out + 1] = reply[j] end
+  end
+  return out
 end
