@@ -46,7 +46,11 @@ export const bullmqSide: Side = {
         const opts =
           due === undefined && key === undefined
             ? undefined
-            : { delay: due === undefined ? undefined : Math.max(0, due - Date.now()), jobId: key };
+            : {
+                delay: due === undefined ? undefined : Math.max(0, due - Date.now()),
+                // BullMQ refuses integer ids of its own choosing; its own ids are that counter
+                jobId: key === undefined || /^\d+$/.test(key) ? undefined : key,
+              };
         await queue.add('noop', payload, opts);
       },
       async addBulk(payloads: Payload[]): Promise<void> {
