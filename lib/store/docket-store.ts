@@ -221,12 +221,10 @@ export interface TaskEnd {
  */
 export type EndStatus = 'ok' | 'superseded' | 'cancelled' | 'error';
 
-/** What `finish` answers: one status per end, the messages read along, the claims' statuses. */
+/** What `finish` answers: one status per end, and the messages read along. */
 export interface FinishResult {
   statuses: EndStatus[];
   read: StreamEntry[];
-  /** The statuses of the `claims` of the call (see `FinishOptions`), in order. */
-  claims: ClaimStatus[];
 }
 
 /** Ask for up to `count` new messages in the call that records ends. */
@@ -235,14 +233,12 @@ export interface ReadAlong {
   count: number;
 }
 
-/** How `finish` runs: besides the ends, it may claim messages and read new ones along. */
+/** How `finish` runs: the settings of the ends, and whether it reads new messages along. */
 export interface FinishOptions {
   now: number;
   executionTtl: number;
   deadLetterTtl: number;
   readAlong?: ReadAlong;
-  /** Messages the worker claims in the same call, after the ends (as `claim` would). */
-  claims?: { consumer: string; requests: readonly ClaimRequest[]; maxStarts: number };
 }
 
 /** A blocking reader of new messages: one connection of its own. */

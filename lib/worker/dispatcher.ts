@@ -7,15 +7,9 @@ import type { TaskDefinition } from '../explorer/task-definition.js';
 import type { TaskRegistry } from '../explorer/task-registry.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { AdmissionRule } from '../store/admission.js';
-import type {
-  ClaimStatus,
-  DocketStore,
-  StartedTask,
-  StreamEntry,
-  TaskEnd,
-} from '../store/docket-store.js';
+import type { DocketStore, StartedTask, StreamEntry, TaskEnd } from '../store/docket-store.js';
 import type { Finisher } from './finisher.js';
-import { FlowControl, HALF_BATCH, type Held } from './flow-control.js';
+import { FlowControl, type Held } from './flow-control.js';
 import {
   decodeMessage,
   endOf,
@@ -277,30 +271,23 @@ export class Dispatcher {
 
   private async claim(claimable: Claimable[], epoch: number): Promise<void> {
     const now = Date.now();
-    let statuses: ClaimStatus[];
+    let statuses: string[];
     try {
-      const requests = claimable.map(({ message: m, admission }) => ({
-        key: m.key,
-        generation: m.generation,
-        id: m.id,
-        admission,
-      }));
-      const maxStarts = this.env.maxRedeliveries + 1;
-      // From HALF_BATCH * 2 slots on, with the ends about to be written when there are some:
-      // one call for both saves Redis and worker CPU where they bound the rate. Below, a
-      // claim of its own answers sooner than one behind the ends (the rate is bound by round
-      // trips there).
-      const attached =
-        this.flow.concurrency >= 2 * HALF_BATCH
-          ? this.env.finisher.attachClaim(requests, maxStarts)
-          : undefined;
-      statuses = await (attached ??
-        this.env.store.claim(this.env.worker, requests, {
+      statuses = await this.env.store.claim(
+        this.env.worker,
+        claimable.map(({ message: m, admission }) => ({
+          key: m.key,
+          generation: m.generation,
+          id: m.id,
+          admission,
+        })),
+        {
           now,
           executionTtl: this.env.executionTtl,
           deadLetterTtl: this.env.deadLetterTtl,
-          maxStarts,
-        }));
+          maxStarts: this.env.maxRedeliveries + 1,
+        },
+      );
     } catch (error) {
       // The messages stay pending for this worker: redelivery takes them over.
       if (epoch === this.epoch) {
@@ -320,44 +307,37 @@ export class Dispatcher {
     this.pump();
     this.flow.claimSettled(claimable.length);
     this.slotsChanged();
-    claimable.forEach((item, i) => this.afterClaim(item, statuses[i], now));
-  }
-
-  /** Start a claimed message the claim let run; count and log the others. */
-  private afterClaim(
-    { message, definition, admission }: Claimable,
-    status: ClaimStatus,
-    now: number,
-  ): void {
     const { metrics, worker } = this.env;
-    const labels = { task: message.taskName, worker };
-    switch (status) {
-      case 'run':
-        metrics.count('started', labels);
-        this.events.started(message, now);
-        if (message.redelivered) metrics.count('redelivered', labels);
-        metrics.punctuality(labels, (now - message.when) / 1_000);
-        this.execute(new RunningTask(message, definition, now, admission));
-        return;
-      case 'superseded':
-        metrics.count('superseded', labels);
-        break;
-      case 'cancelled':
-        metrics.count('cancelled', labels);
-        break;
-      case 'poisoned':
-        metrics.count('quarantined', labels);
-        this.logger.error(
-          `${message.taskName}(${message.key}) dead-lettered: PoisonMessageError: its attempt started ${this.env.maxRedeliveries + 1} times and its worker never finished it`,
-        );
-        return;
-      case 'error':
-        this.logger.error(
-          `${message.taskName}(${message.key}) dead-lettered: a record of it cannot be read`,
-        );
-        return;
-    }
-    this.logger.debug?.(`${message.taskName}(${message.key}) not started: ${status}`);
+    claimable.forEach(({ message, definition, admission }, i) => {
+      const labels = { task: message.taskName, worker };
+      switch (statuses[i]) {
+        case 'run':
+          metrics.count('started', labels);
+          this.events.started(message, now);
+          if (message.redelivered) metrics.count('redelivered', labels);
+          metrics.punctuality(labels, (now - message.when) / 1_000);
+          this.execute(new RunningTask(message, definition, now, admission));
+          return;
+        case 'superseded':
+          metrics.count('superseded', labels);
+          break;
+        case 'cancelled':
+          metrics.count('cancelled', labels);
+          break;
+        case 'poisoned':
+          metrics.count('quarantined', labels);
+          this.logger.error(
+            `${message.taskName}(${message.key}) dead-lettered: PoisonMessageError: its attempt started ${this.env.maxRedeliveries + 1} times and its worker never finished it`,
+          );
+          return;
+        case 'error':
+          this.logger.error(
+            `${message.taskName}(${message.key}) dead-lettered: a record of it cannot be read`,
+          );
+          return;
+      }
+      this.logger.debug?.(`${message.taskName}(${message.key}) not started: ${statuses[i]}`);
+    });
   }
 
   private execute(task: RunningTask): void {

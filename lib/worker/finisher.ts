@@ -1,7 +1,5 @@
 import { Logger } from '@nestjs/common';
 import type {
-  ClaimRequest,
-  ClaimStatus,
   DocketStore,
   EndStatus,
   FinishResult,
@@ -35,14 +33,6 @@ interface Queued {
   resolve: (status: EndStatus | undefined) => void;
 }
 
-/** Claims that go with the next call (see `attachClaim`). */
-interface Attached {
-  requests: readonly ClaimRequest[];
-  maxStarts: number;
-  resolve: (statuses: ClaimStatus[]) => void;
-  reject: (error: unknown) => void;
-}
-
 /**
  * Writes the ends of executions, batching those that end in the same turn of the event loop
  * into one call, which also reads the worker's next messages (for the room it has then). A
@@ -52,7 +42,6 @@ interface Attached {
 export class Finisher {
   private readonly logger = new Logger('Docket');
   private queue: Queued[] = [];
-  private attached: Attached[] = [];
   private scheduled = false;
   private retrying = true;
 
@@ -72,22 +61,6 @@ export class Finisher {
     });
   }
 
-  /**
-   * Claim `requests` in the call that records the ends about to be written, so that the slots
-   * those ends free are filled without a call of their own; undefined when no such call is
-   * about to leave (claim alone then). Rejects when the call fails: what it claimed is left to
-   * redelivery, as after a failed claim call.
-   */
-  attachClaim(
-    requests: readonly ClaimRequest[],
-    maxStarts: number,
-  ): Promise<ClaimStatus[]> | undefined {
-    if (!this.scheduled) return undefined;
-    return new Promise((resolve, reject) => {
-      this.attached.push({ requests, maxStarts, resolve, reject });
-    });
-  }
-
   /** Ends still get written, but one that fails is no longer retried (redelivery takes over). */
   stopRetrying(): void {
     this.retrying = false;
@@ -100,11 +73,8 @@ export class Finisher {
       this.scheduled = true;
       setImmediate(() => void this.flush());
     }
-    let result: FinishResult = { statuses: [], read: [], claims: [] };
-    let attached = this.attached;
-    this.attached = [];
-    // a write whose reply was lost may have read along (and claimed) already: its retries read
-    // and claim nothing
+    let result: FinishResult = { statuses: [], read: [] };
+    // a write whose reply was lost may have read along already: its retries read nothing
     let count = this.retrying ? this.env.beginRead() : 0;
     let reading = count > 0;
     for (;;) {
@@ -112,13 +82,9 @@ export class Finisher {
         result = await this.write(
           batch.map((b) => b.end),
           count,
-          attached,
         );
         break;
       } catch (error) {
-        // what a lost reply claimed is left to redelivery, as after a failed claim call
-        for (const a of attached) a.reject(error);
-        attached = [];
         if (reading) {
           reading = false;
           this.env.endRead([]);
@@ -134,11 +100,6 @@ export class Finisher {
         await sleep(this.env.reconnectionDelay);
       }
     }
-    let from = 0;
-    for (const a of attached) {
-      a.resolve(result.claims.slice(from, from + a.requests.length));
-      from += a.requests.length;
-    }
     try {
       if (reading) this.env.endRead(result.read);
     } finally {
@@ -147,25 +108,12 @@ export class Finisher {
     }
   }
 
-  private write(
-    ends: TaskEnd[],
-    count: number,
-    attached: readonly Attached[],
-  ): Promise<FinishResult> {
-    const { consumer } = this.env;
+  private write(ends: TaskEnd[], count: number): Promise<FinishResult> {
     return this.env.store.finish(ends, {
       now: Date.now(),
       executionTtl: this.env.executionTtl,
       deadLetterTtl: this.env.deadLetterTtl,
-      readAlong: count > 0 ? { consumer, count } : undefined,
-      claims:
-        attached.length > 0
-          ? {
-              consumer,
-              requests: attached.flatMap((a) => a.requests),
-              maxStarts: attached[0].maxStarts,
-            }
-          : undefined,
+      readAlong: count > 0 ? { consumer: this.env.consumer, count } : undefined,
     });
   }
 }

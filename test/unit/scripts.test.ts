@@ -69,30 +69,10 @@ describe('script definitions', () => {
       ],
     };
     const args = FINISH.args(keys, input);
-    assert.equal(args.length, 9 + 13);
-    // read along, no claims
-    assert.deepEqual(args.slice(5, 9), ['w1', 4, 0, 0]);
-    assert.equal(args[9], 'k');
+    assert.equal(args.length, 7 + 13);
+    assert.deepEqual(args.slice(5, 7), ['w1', 4]);
     const reply = FINISH.decode([['ok'], [['3-0', ['key', 'x']]]], input);
-    assert.deepEqual(reply, { statuses: ['ok'], read: [['3-0', ['key', 'x']]], claims: [] });
-  });
-
-  it('put the claims of a finish call before its ends, and read their statuses back', () => {
-    const input = {
-      now: 7,
-      executionTtl: 0,
-      deadLetterTtl: 1_000,
-      claims: {
-        consumer: 'w1',
-        maxStarts: 3,
-        requests: [{ key: 'a', generation: '2', id: '5-0', admission: [] }],
-      },
-      ends: [],
-    };
-    const args = FINISH.args(keys, input);
-    assert.deepEqual(args.slice(5), ['w1', 0, 3, 1, 'a', '2', '5-0', '']);
-    const reply = FINISH.decode([[], [], ['held']], input);
-    assert.deepEqual(reply, { statuses: [], read: [], claims: ['held'] });
+    assert.deepEqual(reply, { statuses: ['ok'], read: [['3-0', ['key', 'x']]] });
   });
 
   it('read schedule-many replies seven values each', () => {

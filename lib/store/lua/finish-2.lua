@@ -3,7 +3,6 @@
 --- @include "lines"
 --- @include "lanes"
 --- @include "events"
---- @include "claim-one"
 --- @include "dependencies"
 --[[
   finish: record how delivered messages ended, several in one call.
@@ -11,12 +10,8 @@
   KEYS[1] stream             KEYS[2] dead (dead-letter stream)
   ARGV[1] key prefix         ARGV[2] consumer group   ARGV[3] now (epoch ms)
   ARGV[4] executionTtl (ms; 0 = keep nothing)         ARGV[5] dead-letter retention (ms)
-  ARGV[6] the worker (consumer) that claims and reads along ('' = none)
-  ARGV[7] most new messages it reads along (0 = none)
-  ARGV[8] most starts of one attempt (for the claims)  ARGV[9] how many claims follow (n)
-  ARGV[10..] n groups of 4: task key, message generation, message id, admission (as claim-2.lua
-            takes them): messages the worker claims in this call, after the ends
-  then groups of 13: task key, message generation, message id, outcome, result, error,
+  ARGV[6] consumer that reads along ('' = none)        ARGV[7] most new messages it reads
+  ARGV[8..] groups of 13: task key, message generation, message id, outcome, result, error,
             retry when (epoch ms), attempt, task name, args, admission, next when, next args
     outcome 'completed' | 'failed' | 'cancelled': the execution ends; result ('' = none) is
             stored under results:<key> and the error ('' = none) in the runs hash, both for
@@ -47,11 +42,10 @@
   rank order (as XREADGROUP … '>' does; see includes/lanes.lua), so that a worker whose tasks
   ended gets its next ones in this call.
 
-  Returns { statuses, messages, claims }: one status per group, 'ok', 'superseded',
-  'cancelled' (a recorded cancel won) or 'error' (dead-lettered: its records are unreadable),
-  the messages read along as XREADGROUP gives them ({ id, { field, value, … } } each, the id
-  naming its lane; none when the group is missing), and the claim status (claim-2.lua's) of
-  each claim of ARGV[10..], in order.
+  Returns { statuses, messages }: one status per group, 'ok', 'superseded', 'cancelled' (a
+  recorded cancel won) or 'error' (dead-lettered: its records are unreadable), and the messages
+  read along as XREADGROUP gives them ({ id, { field, value, … } } each, the id naming its
+  lane; none when the group is missing).
 ]]
 local prefix, group, now, ttl, deadTtl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local TERMINAL = { completed = true, failed = true, cancelled = true }
@@ -163,9 +157,8 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
   return 'ok'
 end
 
-local claims = tonumber(ARGV[9]) or 0
 local out = {}
-for i = 10 + 4 * claims, #ARGV, 13 do
+for i = 8, #ARGV, 13 do
   local key, id, task, args, attempt = ARGV[i], ARGV[i + 2], ARGV[i + 8], ARGV[i + 9], ARGV[i + 7]
   if id ~= '' then lane_drop(prefix, group, id) end
   local ok, status = pcall(finish, key, ARGV[i + 1], id, ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6],
@@ -179,14 +172,8 @@ for i = 10 + 4 * claims, #ARGV, 13 do
     out[#out + 1] = 'error'
   end
 end
-local read, claimed = {}, {}
-local c = claim_context(prefix, group, ARGV[6], now, ttl, deadTtl, ARGV[8], KEYS[2])
-for i = 10, 9 + 4 * claims, 4 do
-  local admission = ARGV[i + 3]
-  claimed[#claimed + 1] = claim_one(c, ARGV[i], ARGV[i + 1], ARGV[i + 2],
-    admission ~= '' and cjson.decode(admission) or {})
-end
+local read = {}
 local want = tonumber(ARGV[7]) or 0
 if ARGV[6] ~= '' and want > 0 then read = lane_read(prefix, ARGV[6], want, lane_names(prefix)) end
 events_flush(prefix)
-return { out, read, claimed }
+return { out, read }

@@ -1,5 +1,6 @@
-// From concurrency 20 on, the call that records ends also claims the messages the worker
-// holds for the slots those ends free, with every check a claim of its own applies.
+// A worker that reads ahead of its slots (quick handlers, concurrency 20) claims what it holds
+// as slots free: a task-wide concurrency limit holds, a message whose arguments do not decode
+// takes no slot, and every task starts once, in the order added.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
@@ -34,7 +35,7 @@ class Tasks {
   }
 }
 
-describe('claims with ends', { timeout: 60_000 }, () => {
+describe('claims of messages read ahead', { timeout: 60_000 }, () => {
   it('keep a task-wide concurrency limit', async (t) => {
     const docket = await useDocket(t, [Tasks], { worker: { concurrency: 20 } });
     const tasks = docket.module.get(Tasks);
@@ -67,7 +68,7 @@ describe('claims with ends', { timeout: 60_000 }, () => {
     );
   });
 
-  it('start every task once, in the order added, at a concurrency that attaches them', async (t) => {
+  it('start every task once, in the order added', async (t) => {
     const docket = await useDocket(t, [Tasks], { worker: { concurrency: 20 } });
     const tasks = docket.module.get(Tasks);
     const n = 600;
