@@ -10,8 +10,10 @@ export const STATES_RENEW_EVERY = 20_000;
 /**
  * The scripts publish an execution's state changes on `state:<key>` only while `states:on`
  * exists (see lua/includes/states.lua): this keeps it there while this process listens to a
- * state channel. `watch()` sets it before the caller subscribes and reads the state, so every
- * change after that read is published. While some channel is watched it is renewed; when a
+ * state channel. `watch()` makes sure it is set before the caller subscribes and reads the
+ * state, so every change after that read is published: it sets it unless this process set or
+ * renewed it less than STATES_RENEW_EVERY ago (so a waiter costs no round trip more while
+ * others wait or waited lately). While some channel is watched it is renewed; when a
  * renewal finds it gone (it lapsed, or Redis lost it) or the subscriber reconnected, it is set
  * again and the listeners hear that messages may have been missed, so that each waiter reads
  * its state again.
@@ -20,6 +22,10 @@ export class StateWatch {
   private watchers = 0;
   private renewal: NodeJS.Timeout | undefined;
   private telling = false;
+  /** When this process last set or renewed the marker (epoch ms). */
+  private setAt = -Infinity;
+  /** A set in flight, which watchers that come meanwhile share. */
+  private setting: Promise<void> | undefined;
 
   constructor(
     private readonly connection: DocketConnection,
@@ -50,7 +56,7 @@ export class StateWatch {
       }
     };
     try {
-      await this.set();
+      await this.ensureSet();
     } catch (error) {
       unwatch();
       throw this.connection.error(error);
@@ -58,8 +64,15 @@ export class StateWatch {
     return unwatch;
   }
 
-  private set(): Promise<unknown> {
-    return this.connection.commands.call('set', this.keys.statesOn, '1', 'PX', STATES_TTL);
+  private ensureSet(): Promise<void> {
+    if (Date.now() - this.setAt < STATES_RENEW_EVERY) return Promise.resolve();
+    this.setting ??= this.set().finally(() => (this.setting = undefined));
+    return this.setting;
+  }
+
+  private async set(): Promise<void> {
+    await this.connection.commands.call('set', this.keys.statesOn, '1', 'PX', STATES_TTL);
+    this.setAt = Date.now();
   }
 
   private async turnOn(): Promise<void> {
@@ -77,7 +90,10 @@ export class StateWatch {
         this.keys.statesOn,
         STATES_TTL,
       );
-      if (Number(renewed) === 1) return;
+      if (Number(renewed) === 1) {
+        this.setAt = Date.now();
+        return;
+      }
       await this.set();
       this.tellMissed();
     } catch (error) {

@@ -72,6 +72,24 @@ describe('StateWatch', () => {
     assert.equal(calls.length, 4, 'nobody waits: no renewal');
   });
 
+  it('costs a waiter no command while this process set the marker lately', async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval', 'Date'], now: 1_000_000 });
+    const { watch, calls } = setUp({ exists: false });
+    // two waiters at once share one set
+    const [first, second] = await Promise.all([watch.watch(), watch.watch()]);
+    assert.deepEqual(calls, ['set {w}:states:on']);
+    first();
+    second();
+    // a waiter soon after needs none
+    t.mock.timers.tick(STATES_RENEW_EVERY - 1);
+    (await watch.watch())();
+    assert.equal(calls.length, 1);
+    // once it may have lapsed, the next waiter sets it again before it reads
+    t.mock.timers.tick(1);
+    (await watch.watch())();
+    assert.deepEqual(calls, ['set {w}:states:on', 'set {w}:states:on']);
+  });
+
   it('sets the marker again after the subscriber reconnected, then resyncs once', async () => {
     const { watch, calls, missed, reconnected } = setUp({ exists: true });
     const unwatch = await watch.watch();
