@@ -8,8 +8,6 @@ const BATCH = 1_000;
 
 /** Timers cannot wait longer than ~24 days; an hourly look is free. */
 const LONGEST_SLEEP = 3_600_000;
-/** How often an idle scheduler looks for waiters left to tell without being woken (ms). */
-const RELEASES_EVERY = 30_000;
 
 /**
  * Moves future tasks to the stream when they are due. It sleeps until the earliest due task
@@ -26,9 +24,6 @@ export class SchedulerService {
   private wake?: () => void;
   /** A wake-up that came while the loop was not asleep. */
   private woken = false;
-  /** Whether the next move looks for waiters left to tell (see `moveDue`). */
-  private releases = true;
-  private releasesAt = 0;
   private loop?: Promise<void>;
   private undo: (Unsubscribe | (() => unknown))[] = [];
   private disrupted: (error: unknown) => void = () => undefined;
@@ -69,7 +64,6 @@ export class SchedulerService {
 
   /** Wake now if `due` is before the planned wake-up. */
   private wakeBy(due: number): void {
-    this.releases = true;
     if (!this.wake) this.woken = true;
     else if (due < this.wakeAt) this.wake();
   }
@@ -93,24 +87,10 @@ export class SchedulerService {
     }
   }
 
-  /**
-   * @internal Move every due task; returns when the next one is due (Infinity: none). Waiters
-   * of ended dependencies left to tell are looked for after a wake-up (an end that left some
-   * publishes one), while some are left, and every RELEASES_EVERY ms, so that an idle tick
-   * costs no more than the move.
-   */
+  /** @internal Move every due task; returns when the next one is due (Infinity: none). */
   async moveDue(): Promise<number> {
     for (;;) {
-      const releases = this.releases || Date.now() - this.releasesAt >= RELEASES_EVERY;
-      if (releases) {
-        this.releases = false;
-        this.releasesAt = Date.now();
-      }
-      const { moved, next, releasing } = await this.store.moveDue(Date.now(), BATCH, {
-        ...this.options,
-        releases,
-      });
-      if (releasing) this.releases = true;
+      const { moved, next } = await this.store.moveDue(Date.now(), BATCH, this.options);
       if (moved < BATCH) return next;
     }
   }

@@ -307,16 +307,12 @@ export interface WorkerStore {
   unregister(worker: string): Promise<void>;
   /** Remove `worker`'s consumer from the group when nothing of it is pending. */
   forgetConsumer(worker: string): Promise<void>;
-  /**
-   * Move due tasks to the stream; returns how many and when the next is due (Infinity: none).
-   * With `releases` (the default) it also goes on telling the waiters of ended dependencies
-   * that one call left (`releasing`: some are still left).
-   */
+  /** Move due tasks to the stream; returns how many and when the next is due (Infinity: none). */
   moveDue(
     now: number,
     limit: number,
-    ttls: { executionTtl: number; deadLetterTtl: number; releases?: boolean },
-  ): Promise<{ moved: number; next: number; releasing: boolean }>;
+    ttls: { executionTtl: number; deadLetterTtl: number },
+  ): Promise<{ moved: number; next: number }>;
   writeProgress(
     key: string,
     generation: string,

@@ -251,8 +251,8 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
   moveDue(
     now: number,
     limit: number,
-    ttls: { executionTtl: number; deadLetterTtl: number; releases?: boolean },
-  ): Promise<{ moved: number; next: number; releasing: boolean }> {
+    ttls: { executionTtl: number; deadLetterTtl: number },
+  ): Promise<{ moved: number; next: number }> {
     return this.run(MOVE_DUE, { now, limit, ...ttls });
   }
 

@@ -8,7 +8,6 @@
   KEYS[1] queue              KEYS[2] stream           KEYS[3] dead (dead-letter stream)
   ARGV[1] now (epoch ms)     ARGV[2] key prefix       ARGV[3] most tasks to move in this call
   ARGV[4] dead-letter retention (ms)                   ARGV[5] executionTtl (ms)
-  ARGV[6] '0': do not look for waiters left to tell (an idle tick costs no more commands)
 
   Returns { moved, next } where next is the due time (epoch ms) of the earliest task left in
   the queue, or -1 when the queue is empty. Each moved task's message goes to the lane of its
@@ -17,9 +16,8 @@
   (so that cancel and replace can still remove it), and 'queued' is published. A task whose
   records cannot be read (a wrong-typed key) leaves the queue for the dead letters, with the
   reason, and its execution fails when its record can still be written; the others go on.
-  Then, unless ARGV[6] is '0', it goes on telling the waiters of dependencies that ended with
-  more waiters than one call tells (see includes/dependencies.lua); while some are left, next
-  is now and a third value, 1, says so.
+  Then it goes on telling the waiters of dependencies that ended with more waiters than one
+  call tells (see includes/dependencies.lua); next is now while some are left.
 ]]
 local now, prefix = ARGV[1], ARGV[2]
 local deadTtl, ttl = tonumber(ARGV[4]), tonumber(ARGV[5])
@@ -66,9 +64,9 @@ for _, key in ipairs(due) do
   end
   redis.call('ZREM', KEYS[1], key)
 end
-if ARGV[6] ~= '0' and deps_continue(prefix, now, ttl) then
+if deps_continue(prefix, now, ttl) then
   events_flush(prefix)
-  return { #due, tonumber(now), 1 }
+  return { #due, tonumber(now) }
 end
 events_flush(prefix)
 return { #due, queue_head(KEYS[1]) }
