@@ -23,12 +23,8 @@ const OUT = 'dist';
 const SCOPE = resolve('lib/package.json');
 
 function fail(diagnostics) {
-  const host = {
-    getCanonicalFileName: (f) => f,
-    getCurrentDirectory: () => process.cwd(),
-    getNewLine: () => '\n',
-  };
-  console.error(ts.formatDiagnosticsWithColorAndContext(diagnostics, host));
+  // a compiler host is the formatting host TypeScript wants (file names, directory, new line)
+  console.error(ts.formatDiagnosticsWithColorAndContext(diagnostics, ts.createCompilerHost({})));
   process.exit(1);
 }
 

@@ -19,12 +19,8 @@ const config = ts.getParsedCommandLineOfConfigFile(`${dir}/tsconfig.json`, undef
 const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
 const diagnostics = [...config.errors, ...ts.getPreEmitDiagnostics(program)];
 if (diagnostics.length > 0) {
-  const host = {
-    getCanonicalFileName: (f) => f,
-    getCurrentDirectory: () => process.cwd(),
-    getNewLine: () => '\n',
-  };
-  console.error(ts.formatDiagnosticsWithColorAndContext(diagnostics, host));
+  // a compiler host is the formatting host TypeScript wants (file names, directory, new line)
+  console.error(ts.formatDiagnosticsWithColorAndContext(diagnostics, ts.createCompilerHost({})));
   process.exit(1);
 }
 

@@ -6,6 +6,7 @@ import type { ResolvedDashboardOptions } from './dashboard-options.interface.js'
 import type { DeadLetterView, PageView, TaskRowView } from './dashboard-views.interface.js';
 import { DOCKET_DASHBOARD_OPTIONS } from './dashboard.constants.js';
 import { previewArgs } from './preview.js';
+import { deadLetterView, waitingView } from './row-views.js';
 
 /** The query of a list page: `?state=&task=&q=&offset=&limit=`. */
 export interface ListQuery {
@@ -53,10 +54,6 @@ export class DashboardListsService {
     @Inject(DOCKET_DASHBOARD_OPTIONS) private readonly options: ResolvedDashboardOptions,
   ) {}
 
-  private args(args: unknown[] | string): string | null {
-    return this.options.showArguments ? previewArgs(args) : null;
-  }
-
   private page(query: ListQuery): { offset: number; limit: number } {
     return {
       offset: whole(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER),
@@ -86,13 +83,7 @@ export class DashboardListsService {
       offset,
       limit,
       items: list.tasks.map((task) => ({
-        key: task.key,
-        taskName: task.taskName,
-        args: this.args(task.args),
-        attempt: task.attempt,
-        when: isoOrNull(task.when),
-        state: task.state,
-        paused: task.paused === true,
+        ...waitingView(task, this.options.showArguments),
         worker: task.worker ?? null,
         startedAt: isoOrNull(task.startedAt),
       })),
@@ -118,14 +109,9 @@ export class DashboardListsService {
       total: letters.length,
       offset,
       limit,
-      items: letters.slice(offset, offset + limit).map((letter) => ({
-        key: letter.key,
-        taskName: letter.taskName,
-        args: this.args(letter.args),
-        error: letter.error,
-        attempt: letter.attempt,
-        deadAt: isoOrNull(letter.deadAt),
-      })),
+      items: letters
+        .slice(offset, offset + limit)
+        .map((letter) => deadLetterView(letter, this.options.showArguments)),
     };
   }
 }

@@ -1,5 +1,5 @@
 import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import type { Execution } from '../public-api.js';
+import type { Execution, ExecutionState } from '../public-api.js';
 import { isoOrNull } from '../util/dates.js';
 import { unknownTask } from '../util/unknown-task.js';
 import { actionsAllowed } from './dashboard-action.guard.js';
@@ -24,6 +24,22 @@ export class DashboardTaskService {
     const execution = await this.docket.client.getExecution(key).catch(badRequest);
     if (!execution) throw new NotFoundException(unknownTask(key));
     return execution;
+  }
+
+  /** The execution of `key`, which must be in `state` (409 when it is not). */
+  private async executionIn(given: unknown, state: ExecutionState): Promise<Execution> {
+    const execution = await this.execution(given);
+    if (execution.state !== state) {
+      throw new ConflictException(`task ${execution.key} is ${execution.state}, not ${state}`);
+    }
+    return execution;
+  }
+
+  /** Replace the execution by the same task and arguments under its key, due now. */
+  private replaceNow({ key, taskName, args }: Execution): Promise<Execution> {
+    return this.docket.client
+      .replace(taskName, { key, when: new Date() })(...args)
+      .catch(badRequest);
   }
 
   /** What the docket keeps of the execution of `key`; 404 when Redis has no record of it. */
@@ -83,15 +99,9 @@ export class DashboardTaskService {
    * is no longer scheduled).
    */
   async runNow(given: unknown): Promise<{ key: string; state: string }> {
-    const execution = await this.execution(given);
-    if (execution.state !== 'scheduled') {
-      throw new ConflictException(`task ${execution.key} is ${execution.state}, not scheduled`);
-    }
-    const { key, taskName, args } = execution;
-    const replaced = await this.docket.client
-      .replace(taskName, { key, when: new Date() })(...args)
-      .catch(badRequest);
-    return { key, state: replaced.state };
+    const execution = await this.executionIn(given, 'scheduled');
+    const replaced = await this.replaceNow(execution);
+    return { key: execution.key, state: replaced.state };
   }
 
   /**
@@ -99,16 +109,11 @@ export class DashboardTaskService {
    * the failures page), else the same task and arguments are scheduled now under its key.
    */
   async retry(given: unknown): Promise<{ key: string; retried: number }> {
-    const execution = await this.execution(given);
-    if (execution.state !== 'failed') {
-      throw new ConflictException(`task ${execution.key} is ${execution.state}, not failed`);
-    }
-    const { key, taskName, args } = execution;
+    const execution = await this.executionIn(given, 'failed');
+    const { key } = execution;
     let retried = await this.docket.client.retryDeadLetter(key);
     if (retried === 0) {
-      await this.docket.client
-        .replace(taskName, { key, when: new Date() })(...args)
-        .catch(badRequest);
+      await this.replaceNow(execution);
       retried = 1;
     }
     return { key, retried };

@@ -15,7 +15,6 @@ import type { ResolvedDashboardOptions } from './dashboard-options.interface.js'
 import { actionsAllowed } from './dashboard-action.guard.js';
 import { DashboardSampler } from './dashboard-sampler.js';
 import type {
-  DeadLetterView,
   ExplanationView,
   FailuresView,
   OverviewView,
@@ -27,7 +26,7 @@ import type {
   WorkerView,
 } from './dashboard-views.interface.js';
 import { explanationView } from './explanation-view.js';
-import { previewArgs } from './preview.js';
+import { argsView, deadLetterView, waitingView } from './row-views.js';
 import { strikeCondition, strikeViews } from './strike-log.js';
 
 /** What the dashboard's endpoints read and do, in terms of the public `DocketClient`. */
@@ -54,7 +53,7 @@ export class DashboardService implements OnModuleInit {
   }
 
   private args(args: unknown[] | string): string | null {
-    return this.options.showArguments ? previewArgs(args) : null;
+    return argsView(this.options.showArguments, args);
   }
 
   async overview(since = 0): Promise<OverviewView> {
@@ -120,15 +119,7 @@ export class DashboardService implements OnModuleInit {
     const { future, counts } = await this.docket.client.snapshot({ limit: SCHEDULED_LIMIT });
     return {
       total: Math.max(counts.queued + counts.scheduled, future.length),
-      tasks: future.map((task) => ({
-        key: task.key,
-        taskName: task.taskName,
-        args: this.args(task.args),
-        attempt: task.attempt,
-        when: isoOrNull(task.when),
-        state: task.state,
-        paused: task.paused === true,
-      })),
+      tasks: future.map((task) => waitingView(task, this.options.showArguments)),
     };
   }
 
@@ -138,15 +129,8 @@ export class DashboardService implements OnModuleInit {
       this.docket.client.deadLetters(),
       this.runsOf(seen.map((failure) => failure.key)),
     ]);
-    const deadLetters: DeadLetterView[] = letters
-      .map((letter) => ({
-        key: letter.key,
-        taskName: letter.taskName,
-        args: this.args(letter.args),
-        error: letter.error,
-        attempt: letter.attempt,
-        deadAt: isoOrNull(letter.deadAt),
-      }))
+    const deadLetters = letters
+      .map((letter) => deadLetterView(letter, this.options.showArguments))
       .reverse();
     const recent = seen.map((failure, i) => {
       const run = runs[i];

@@ -73,6 +73,24 @@ describe('task detail page (Express)', { skip }, () => {
     assert.equal(await suite.text(page, '#task-why .pill'), 'finished');
     // no action on a finished task
     assert.equal(await page.locator('#task-summary button').count(), 0);
+    // and the endpoints refuse them: it is neither scheduled nor failed
+    for (const [action, wanted] of [
+      ['run-now', 'scheduled'],
+      ['retry-task', 'failed'],
+    ]) {
+      const response = await fetch(`${suite.docket().url}/docket/api/${action}`, {
+        method: 'POST',
+        headers: {
+          cookie: `${ADMIN_COOKIE.name}=${ADMIN_COOKIE.value}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ key }),
+      });
+      assert.equal(response.status, 409, action);
+      const body = (await response.json()) as { message: string };
+      assert.equal(body.message, `task ${key} is completed, not ${wanted}`);
+    }
+    assert.equal((await suite.docket().client.getExecution(key))?.state, 'completed');
     await page.close();
   });
 
