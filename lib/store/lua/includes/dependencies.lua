@@ -71,15 +71,9 @@ local function deps_resolve(prefix, d, gen, waited, state, err, result, now, ttl
   if n == 0 then return end
   local outcome = deps_outcome(prefix, gen, d)
   redis.call('HINCRBY', outcome, 'left', n)
-  local fields = { 'state', state, 'list', list }
-  if err and err ~= '' then
-    fields[#fields + 1] = 'error'
-    fields[#fields + 1] = err
-  end
-  if result and result ~= '' then
-    fields[#fields + 1] = 'result'
-    fields[#fields + 1] = result
-  end
+  local fields = deps_outcome_fields(state, err, result)
+  fields[#fields + 1] = 'list'
+  fields[#fields + 1] = list
   redis.call('HSET', outcome, unpack(fields))
   deps_tell_list(prefix, gen, d, now, ttl)
 end

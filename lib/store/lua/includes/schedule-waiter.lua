@@ -30,17 +30,8 @@ local function deps_register(prefix, key, after, now)
         local gen = dr[2] or '0'
         local outcome = deps_outcome(prefix, gen, d)
         if redis.call('HINCRBY', outcome, 'left', 1) == 1 then
-          local fields = { 'state', state }
-          if dr[4] then
-            fields[#fields + 1] = 'error'
-            fields[#fields + 1] = dr[4]
-          end
           local result = redis.call('GET', prefix .. 'results:' .. d)
-          if result then
-            fields[#fields + 1] = 'result'
-            fields[#fields + 1] = result
-          end
-          redis.call('HSET', outcome, unpack(fields))
+          redis.call('HSET', outcome, unpack(deps_outcome_fields(state, dr[4], result)))
         end
         redis.call('HSET', deps, d, gen)
         if state ~= 'completed' and not failed then failed = { d, state, dr[4] } end
