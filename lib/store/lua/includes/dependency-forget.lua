@@ -5,6 +5,7 @@
   deps_outcome_fields(state, err, result)
                                  the fields of an outcome: its state, its error and its result
                                  when there are ('' and nil count as none)
+  deps_open(prefix, w)           the keys waiter w still waits for (none once it has ended)
   deps_unref(prefix, gen, d)     one waiter less holds that outcome (the last one deletes it)
   deps_forget(prefix, w)         w is no longer a waiter: its outcomes are let go of, and its
                                  runs fields after, open and onDependencyFailure go
@@ -24,6 +25,15 @@ local function deps_outcome_fields(state, err, result)
     fields[#fields + 1] = result
   end
   return fields
+end
+
+local function deps_open(prefix, w)
+  local open = {}
+  local got = redis.call('HGETALL', prefix .. 'deps:' .. w)
+  for i = 1, #got, 2 do
+    if got[i + 1] == '' then open[#open + 1] = got[i] end
+  end
+  return open
 end
 
 local function deps_unref(prefix, gen, d)

@@ -53,10 +53,7 @@ local function deps_reaches(prefix, after, key)
     if not seen[d] then
       seen[d] = true
       if redis.call('HGET', prefix .. 'runs:' .. d, 'open') then
-        local got = redis.call('HGETALL', prefix .. 'deps:' .. d)
-        for i = 1, #got, 2 do
-          if got[i + 1] == '' then todo[#todo + 1] = got[i] end
-        end
+        for _, open in ipairs(deps_open(prefix, d)) do todo[#todo + 1] = open end
       end
     end
   end
