@@ -85,21 +85,13 @@ export class Agenda {
         'agenda.add: scatter() gives the time; "when" and "delay" are not options here',
       );
     }
-    const { taskName, priority, after } = this.port.requests.plan(task, timed, 'agenda.add');
+    const plan = this.port.requests.plan(task, timed, 'agenda.add');
     return (...args: unknown[]) => {
       const key = options.key ?? newTaskKey();
       if (this.keys.has(key))
         throw new TypeError(`agenda.add: the agenda already holds key ${key}`);
       // the scatter gives the time
-      const { request, bytes } = this.port.requests.request(
-        taskName,
-        args,
-        key,
-        0,
-        'add',
-        priority,
-        after,
-      );
+      const { request, bytes } = this.port.requests.request(plan, args, key, 0, 'add');
       if (this.entries.length >= AGENDA_MAX_TASKS) {
         throw new TypeError(
           `agenda.add: an agenda holds at most ${AGENDA_MAX_TASKS} tasks (its scatter is one atomic call); use several agendas`,

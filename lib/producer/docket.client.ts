@@ -18,19 +18,14 @@ import type { DeadLetter, DocketSnapshot, WorkerInfo } from '../interfaces/snaps
 import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { DocketTracing } from '../observability/docket-tracing.js';
-import type {
-  DocketStore,
-  ScheduleDependencies,
-  ScheduleOutcome,
-  ScheduleRequest,
-} from '../store/docket-store.js';
+import type { DocketStore, ScheduleOutcome, ScheduleRequest } from '../store/docket-store.js';
 import { sendMany, type ManyItem } from './add-many.js';
 import { Agenda } from './agenda.js';
 import { checkKey, requestedTime } from './request-checks.js';
 import { executionOf, pauseTarget, strikeLogEntry, struckExecution } from './client-parts.js';
 import { EventFeed } from './event-feed.js';
 import { ScheduleBatcher } from './schedule-batcher.js';
-import { Requests } from './requests.js';
+import { Requests, type RequestPlan } from './requests.js';
 import { newTaskKey } from './task-key.js';
 
 /** The producer API: schedule, replace and cancel tasks; inspect the docket. */
@@ -126,22 +121,15 @@ export class DocketClient {
     if ((options as AddOptions).key !== undefined) {
       throw new TypeError('addMany() gives each execution its own key: use add() for a known key');
     }
-    const { taskName, priority, after } = this.requests.plan(task, options, 'addMany');
+    const plan = this.requests.plan(task, options, 'addMany');
+    const { taskName } = plan;
     return this.tracing.produce(
       'docket.addMany',
       { 'docket.task': taskName, 'docket.count': argsList.length },
       async (trace) => {
         // every item is checked before anything is sent: a bad one fails the call, not half of it
         const requests = argsList.map((args) =>
-          this.prepare(
-            taskName,
-            args,
-            newTaskKey(),
-            requestedTime(options),
-            'add',
-            priority,
-            after,
-          ),
+          this.prepare(plan, args, newTaskKey(), requestedTime(options), 'add'),
         );
         const items: ManyItem[] = [];
         for (const [i, request] of requests.entries()) {
@@ -197,12 +185,13 @@ export class DocketClient {
     options: AddOptions,
     mode: 'add' | 'replace',
   ): (...args: unknown[]) => Promise<Execution> {
-    const { taskName, priority, after } = this.requests.plan(task, options, mode);
+    const plan = this.requests.plan(task, options, mode);
+    const { taskName } = plan;
     // Each call is its own execution: the default key and a delay are taken at call time.
     return async (...args: unknown[]) => {
       const key = options.key ?? newTaskKey();
       const when = requestedTime(options);
-      const request = this.prepare(taskName, args, key, when, mode, priority, after);
+      const request = this.prepare(plan, args, key, when, mode);
       if (await this.requests.blocked(task, request, args)) {
         return struckExecution(this.executionSource, request, args);
       }
@@ -236,16 +225,14 @@ export class DocketClient {
 
   /** The request of one call (see `Requests.request`), counted as added or replaced. */
   private prepare(
-    taskName: string,
+    plan: RequestPlan,
     args: readonly unknown[],
     key: string,
     when: number,
     mode: 'add' | 'replace',
-    priority: number,
-    after?: ScheduleDependencies,
   ): ScheduleRequest {
-    const { request } = this.requests.request(taskName, args, key, when, mode, priority, after);
-    this.metrics.count(mode === 'add' ? 'added' : 'replaced', { task: taskName });
+    const { request } = this.requests.request(plan, args, key, when, mode);
+    this.metrics.count(mode === 'add' ? 'added' : 'replaced', { task: plan.taskName });
     return request;
   }
 

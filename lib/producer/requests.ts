@@ -34,6 +34,13 @@ export interface RequestsEnv {
   source: ExecutionSource;
 }
 
+/** What `Requests.plan` makes of a task and the options of its adds. */
+export interface RequestPlan {
+  taskName: string;
+  priority: number;
+  after?: ScheduleDependencies;
+}
+
 /**
  * How an add becomes a schedule request and its answer an execution, for every path that adds
  * (`add`, `replace`, `addMany`, the agenda): the task and options checked once, each call's
@@ -46,11 +53,7 @@ export class Requests {
    * The task's name and the priority of its adds (the options' own, else the task's), the
    * options checked (`what` names the call in a bad key's message); throws as `add` does.
    */
-  plan(
-    task: TaskRef,
-    options: AddOptions,
-    what: string,
-  ): { taskName: string; priority: number; after?: ScheduleDependencies } {
+  plan(task: TaskRef, options: AddOptions, what: string): RequestPlan {
     const { registry, maxKeyBytes } = this.env;
     const taskName = registry.resolveName(task, this.env.strict);
     requestedTime(options); // a bad when or delay fails here, before anything is called
@@ -63,17 +66,15 @@ export class Requests {
   }
 
   /**
-   * The request of one call, its arguments encoded and checked against `maxPayloadBytes`
-   * (`bytes`: their encoded size).
+   * The request of one call of a planned task, its arguments encoded and checked against
+   * `maxPayloadBytes` (`bytes`: their encoded size).
    */
   request(
-    taskName: string,
+    { taskName, priority, after }: RequestPlan,
     args: readonly unknown[],
     key: string,
     when: number,
     mode: 'add' | 'replace',
-    priority: number,
-    after?: ScheduleDependencies,
   ): { request: ScheduleRequest; bytes: number } {
     const { encoded, bytes } = encodedArgs(args, taskName, key, this.env.maxPayloadBytes);
     const request: ScheduleRequest = { key, taskName, args: encoded, when, attempt: 1, mode };

@@ -180,6 +180,8 @@ describe('dependencies (after)', { timeout: 60_000 }, () => {
     assert.equal((await client.snapshot()).future.length, 0);
     tasks.gate.resolve();
     assert.equal(await (await client.getExecution('slow'))!.result({ timeout: 5_000 }), 'opened');
+    // the end of slow tells its waiters in the same call: a cancelled one stays cancelled
+    assert.equal((await client.getExecution('w'))?.state, 'cancelled');
     assert.equal(tasks.fanIns, 0);
   });
 

@@ -1,6 +1,7 @@
 #!lua flags=no-writes
 --- @include "lanes"
 --- @include "pause"
+--- @include "dependency-forget"
 --[[
   explain: why an execution is where it is, from Redis alone.
 
@@ -41,12 +42,7 @@ if state == 'running' then
   return answer('running', 'on worker ' .. (r[4] or '?'), r[5], nil)
 end
 if state == 'scheduled' and r[14] then
-  local open = {}
-  local got = redis.call('HGETALL', prefix .. 'deps:' .. key)
-  for i = 1, #got, 2 do
-    if got[i + 1] == '' then open[#open + 1] = got[i] end
-  end
-  return answer('dependencies', 'waiting for ' .. table.concat(open, ', '), nil, nil)
+  return answer('dependencies', 'waiting for ' .. table.concat(deps_open(prefix, key), ', '), nil, nil)
 end
 if state == 'scheduled' then
   local till = tonumber(r[10] or '')

@@ -1,5 +1,6 @@
 #!lua flags=no-writes
 --- @include "lanes"
+--- @include "dependency-forget"
 --[[
   snapshot: the executions of the lanes, the queue, the executions waiting for their
   dependencies, the concurrency waiting lines and the work held while paused.
@@ -36,13 +37,6 @@ local out = {}
 for _, key in ipairs(keys) do
   local r = redis.call('HMGET', prefix .. 'runs:' .. key, 'state', 'task', 'args', 'when', 'attempt', 'worker',
     'startedAt', 'generation', 'open')
-  local open = {}
-  if r[9] then
-    local got = redis.call('HGETALL', prefix .. 'deps:' .. key)
-    for i = 1, #got, 2 do
-      if got[i + 1] == '' then open[#open + 1] = got[i] end
-    end
-  end
-  out[#out + 1] = { key, r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], open }
+  out[#out + 1] = { key, r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9] and deps_open(prefix, key) or {} }
 end
 return out

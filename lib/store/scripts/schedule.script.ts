@@ -28,6 +28,29 @@ function result(reply: unknown[]): ScheduleResult {
   };
 }
 
+/** The replies of several schedules, REPLY_SIZE values each. */
+function results(values: unknown[]): ScheduleResult[] {
+  const out: ScheduleResult[] = [];
+  for (let i = 0; i < values.length; i += REPLY_SIZE) {
+    out.push(result(values.slice(i, i + REPLY_SIZE)));
+  }
+  return out;
+}
+
+/**
+ * The ARGV of several schedules after the script's own (`after`: with each request's keys and
+ * onDependencyFailure, for the scripts that know dependencies).
+ */
+function requestArgs(requests: readonly ScheduleRequest[], after: boolean): ScriptArg[] {
+  const args: ScriptArg[] = [];
+  for (const q of requests) {
+    args.push(q.key, q.taskName, q.args, q.when, q.attempt, q.mode);
+    args.push(q.traceparent ?? '', q.tracestate ?? '', q.priority ?? 5);
+    if (after) args.push(q.after ? JSON.stringify(q.after.keys) : '', q.after?.onFailure ?? 'fail');
+  }
+  return args;
+}
+
 /** schedule-4.lua: add or replace one execution. */
 export const SCHEDULE = defineScript<{ now: number; request: ScheduleRequest }, ScheduleResult>({
   file: 'schedule-4',
@@ -46,22 +69,8 @@ export const SCHEDULE_MANY = defineScript<
 >({
   file: 'schedule-many-2',
   keys: (k) => [k.stream, k.queue],
-  args: (k, { now, requests }) => {
-    const args: ScriptArg[] = [now, CONSUMER_GROUP, k.prefix];
-    for (const q of requests) {
-      args.push(q.key, q.taskName, q.args, q.when, q.attempt, q.mode);
-      args.push(q.traceparent ?? '', q.tracestate ?? '', q.priority ?? 5);
-    }
-    return args;
-  },
-  decode: (reply) => {
-    const values = reply as unknown[];
-    const out: ScheduleResult[] = [];
-    for (let i = 0; i < values.length; i += REPLY_SIZE) {
-      out.push(result(values.slice(i, i + REPLY_SIZE)));
-    }
-    return out;
-  },
+  args: (k, { now, requests }) => [now, CONSUMER_GROUP, k.prefix, ...requestArgs(requests, false)],
+  decode: (reply) => results(reply as unknown[]),
 });
 
 /** The reply of an all-or-none schedule (schedule-all-2.lua, schedule-all-after-2.lua). */
@@ -71,11 +80,8 @@ function allResult(reply: unknown): ScheduleAllResult {
     const [group, error] = values as string[];
     return { written: false, index: Number(group) > 0 ? Number(group) - 1 : undefined, error };
   }
-  const results: ScheduleOutcome[] = [];
-  for (let i = 0; i < values.length; i += REPLY_SIZE) {
-    results.push(result(values.slice(i, i + REPLY_SIZE)) as ScheduleOutcome);
-  }
-  return { written: true, results };
+  // all or none: a written call has no failed request
+  return { written: true, results: results(values) as ScheduleOutcome[] };
 }
 
 /** schedule-all-2.lua: several schedules in order, in one call, all or none. */
@@ -101,15 +107,9 @@ export const SCHEDULE_AFTER = defineScript<
   keys: (k) => [k.stream, k.queue],
   args: (k, { now, requests }) => {
     const ttl = requests.find((q) => q.after)?.after?.executionTtl ?? 0;
-    const args: ScriptArg[] = [now, CONSUMER_GROUP, k.prefix, ttl];
-    for (const q of requests) {
-      args.push(q.key, q.taskName, q.args, q.when, q.attempt, q.mode);
-      args.push(q.traceparent ?? '', q.tracestate ?? '', q.priority ?? 5);
-      args.push(q.after ? JSON.stringify(q.after.keys) : '', q.after?.onFailure ?? 'fail');
-    }
-    return args;
+    return [now, CONSUMER_GROUP, k.prefix, ttl, ...requestArgs(requests, true)];
   },
-  decode: (reply, input) => SCHEDULE_MANY.decode(reply, input),
+  decode: (reply) => results(reply as unknown[]),
 });
 
 /** schedule-all-after-2.lua: schedule-all-2.lua for requests some of which wait for other keys. */

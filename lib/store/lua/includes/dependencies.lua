@@ -29,8 +29,9 @@
                                       (after: its runs field) and tells its waiters (waited:
                                       its runs field)
   deps_ended_read(prefix, key, generation, state, err, now, ttl)
-                                      the same, reading the fields first (generation nil:
-                                      read too)
+                                      the same for an end without a result ('failed' or
+                                      'cancelled'), reading the fields first (generation
+                                      nil: read too)
   deps_continue(prefix, now, ttl)     go on telling waiters listed in <prefix>releasing;
                                       returns whether some are left
 ]]
@@ -71,15 +72,9 @@ local function deps_resolve(prefix, d, gen, waited, state, err, result, now, ttl
   if n == 0 then return end
   local outcome = deps_outcome(prefix, gen, d)
   redis.call('HINCRBY', outcome, 'left', n)
-  local fields = { 'state', state, 'list', list }
-  if err and err ~= '' then
-    fields[#fields + 1] = 'error'
-    fields[#fields + 1] = err
-  end
-  if result and result ~= '' then
-    fields[#fields + 1] = 'result'
-    fields[#fields + 1] = result
-  end
+  local fields = deps_outcome_fields(state, err, result)
+  fields[#fields + 1] = 'list'
+  fields[#fields + 1] = list
   redis.call('HSET', outcome, unpack(fields))
   deps_tell_list(prefix, gen, d, now, ttl)
 end
@@ -91,10 +86,7 @@ end
 
 local function deps_ended_read(prefix, key, generation, state, err, now, ttl)
   local r = redis.call('HMGET', prefix .. 'runs:' .. key, 'waited', 'after', 'generation')
-  if r[1] or r[2] then
-    local result = r[1] and redis.call('GET', prefix .. 'results:' .. key) or ''
-    deps_ended(prefix, key, generation or r[3], r[1], r[2], state, err, result, now, ttl)
-  end
+  deps_ended(prefix, key, generation or r[3], r[1], r[2], state, err, '', now, ttl)
 end
 
 -- End a waiter that will not run because a dependency failed (fields: its runs fields as

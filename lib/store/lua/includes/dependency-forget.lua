@@ -2,12 +2,38 @@
   What a waiter holds of its dependencies (see includes/dependencies.lua), and letting go of it.
 
   deps_outcome(prefix, gen, d)   the name of the outcome of the end of `d` at generation `gen`
+  deps_outcome_fields(state, err, result)
+                                 the fields of an outcome: its state, its error and its result
+                                 when there are ('' and nil count as none)
+  deps_open(prefix, w)           the keys waiter w still waits for (none once it has ended)
   deps_unref(prefix, gen, d)     one waiter less holds that outcome (the last one deletes it)
   deps_forget(prefix, w)         w is no longer a waiter: its outcomes are let go of, and its
                                  runs fields after, open and onDependencyFailure go
 ]]
 local function deps_outcome(prefix, gen, d)
   return prefix .. 'outcome:' .. gen .. ':' .. d
+end
+
+local function deps_outcome_fields(state, err, result)
+  local fields = { 'state', state }
+  if err and err ~= '' then
+    fields[#fields + 1] = 'error'
+    fields[#fields + 1] = err
+  end
+  if result and result ~= '' then
+    fields[#fields + 1] = 'result'
+    fields[#fields + 1] = result
+  end
+  return fields
+end
+
+local function deps_open(prefix, w)
+  local open = {}
+  local got = redis.call('HGETALL', prefix .. 'deps:' .. w)
+  for i = 1, #got, 2 do
+    if got[i + 1] == '' then open[#open + 1] = got[i] end
+  end
+  return open
 end
 
 local function deps_unref(prefix, gen, d)

@@ -3,30 +3,46 @@
 --- @include "pause"
 --- @include "dependency-forget"
 --[[
+  schedule_prior(prefix, key, mode, task, args, when)
+    What an add or replace reads first of the key's earlier execution: its runs fields state,
+    streamId, waiting, when, generation, task, args, attempt, held and after, and the
+    'already_scheduled' reply when `mode` is 'add' and that execution is live (else nil).
+  schedule_clear(prefix, group, key, run)
+    Remove what is left of that earlier execution (`run` as schedule_prior read it; a new key
+    has nothing to clean): its message, its place in a waiting line, its work held while
+    paused, its place in the queue, its parked, results and progress records. A waiter lets go
+    of its dependencies on its own (deps_forget).
   schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate, priority)
     Add or replace one execution of `key` (what schedule-4.lua does; see there); returns its
     reply. `priority` ('0'…'9') is the new execution's ('5' when nil).
 ]]
-local function schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate,
-                            priority)
-  local runs = prefix .. 'runs:' .. key
-  local run = redis.call('HMGET', runs, 'state', 'streamId', 'waiting', 'when', 'generation', 'task', 'args', 'attempt',
-    'held', 'after')
+local function schedule_prior(prefix, key, mode, task, args, when)
+  local run = redis.call('HMGET', prefix .. 'runs:' .. key, 'state', 'streamId', 'waiting', 'when', 'generation',
+    'task', 'args', 'attempt', 'held', 'after')
   local state = run[1]
   if mode == 'add' and (state == 'scheduled' or state == 'queued' or state == 'running') then
-    return { 'already_scheduled', state, run[4] or when, run[5] or '0', run[6] or task, run[7] or args, run[8] or '1' }
+    return run, { 'already_scheduled', state, run[4] or when, run[5] or '0', run[6] or task, run[7] or args,
+      run[8] or '1' }
   end
-  if state then
-    -- what is left of an earlier execution of this key (a new key has nothing to clean)
-    if run[2] then lane_drop(prefix, group, run[2]) end
-    if run[3] then leave_line(prefix, run[3], key) end
-    -- work held while paused is replaced by this run
-    if run[9] then unhold(prefix, key, run[9]) end
-    -- a waiter replaced by a plain execution lets go of its dependencies
-    if run[10] then deps_forget(prefix, key) end
-    redis.call('ZREM', prefix .. 'queue', key)
-    redis.call('DEL', prefix .. 'parked:' .. key, prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
-  end
+  return run, nil
+end
+
+local function schedule_clear(prefix, group, key, run)
+  if not run[1] then return end
+  if run[2] then lane_drop(prefix, group, run[2]) end
+  if run[3] then leave_line(prefix, run[3], key) end
+  if run[9] then unhold(prefix, key, run[9]) end
+  redis.call('ZREM', prefix .. 'queue', key)
+  redis.call('DEL', prefix .. 'parked:' .. key, prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
+end
+
+local function schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate,
+                            priority)
+  local run, live = schedule_prior(prefix, key, mode, task, args, when)
+  if live then return live end
+  -- a waiter replaced by a plain execution lets go of its dependencies
+  if run[10] then deps_forget(prefix, key) end
+  schedule_clear(prefix, group, key, run)
   local newState, generation = schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate,
     priority or '5', { run[5], run[1], nil })
   event_add(prefix, 'scheduled', key, task, attempt, now, nil)

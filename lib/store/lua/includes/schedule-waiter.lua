@@ -30,17 +30,8 @@ local function deps_register(prefix, key, after, now)
         local gen = dr[2] or '0'
         local outcome = deps_outcome(prefix, gen, d)
         if redis.call('HINCRBY', outcome, 'left', 1) == 1 then
-          local fields = { 'state', state }
-          if dr[4] then
-            fields[#fields + 1] = 'error'
-            fields[#fields + 1] = dr[4]
-          end
           local result = redis.call('GET', prefix .. 'results:' .. d)
-          if result then
-            fields[#fields + 1] = 'result'
-            fields[#fields + 1] = result
-          end
-          redis.call('HSET', outcome, unpack(fields))
+          redis.call('HSET', outcome, unpack(deps_outcome_fields(state, dr[4], result)))
         end
         redis.call('HSET', deps, d, gen)
         if state ~= 'completed' and not failed then failed = { d, state, dr[4] } end
@@ -62,10 +53,7 @@ local function deps_reaches(prefix, after, key)
     if not seen[d] then
       seen[d] = true
       if redis.call('HGET', prefix .. 'runs:' .. d, 'open') then
-        local got = redis.call('HGETALL', prefix .. 'deps:' .. d)
-        for i = 1, #got, 2 do
-          if got[i + 1] == '' then todo[#todo + 1] = got[i] end
-        end
+        for _, open in ipairs(deps_open(prefix, d)) do todo[#todo + 1] = open end
       end
     end
   end
@@ -87,25 +75,16 @@ local function schedule_waiter(prefix, group, key, task, args, when, attempt, no
                                priority, after, onFailure, ttl)
   local keys = cjson.decode(after)
   local runs = prefix .. 'runs:' .. key
-  local run = redis.call('HMGET', runs, 'state', 'streamId', 'waiting', 'when', 'generation', 'task', 'args', 'attempt',
-    'held', 'after')
-  local state = run[1]
-  if mode == 'add' and (state == 'scheduled' or state == 'queued' or state == 'running') then
-    return { 'already_scheduled', state, run[4] or when, run[5] or '0', run[6] or task, run[7] or args, run[8] or '1' }
-  end
+  local run, live = schedule_prior(prefix, key, mode, task, args, when)
+  if live then return live end
   if mode == 'replace' and deps_reaches(prefix, keys, key) then
     return { 'cycle', 'replace(' .. key .. '): its `after` reaches ' .. key .. ' itself (a cycle)', '', '', '', '', '' }
   end
-  -- the outcomes of ended dependencies are read before this key's own records go
+  -- an earlier waiter of this key lets go first; the outcomes of ended dependencies are read
+  -- before this key's own records go
   if run[10] then deps_forget(prefix, key) end
   local open, failed = deps_register(prefix, key, keys, now)
-  if state then
-    if run[2] then lane_drop(prefix, group, run[2]) end
-    if run[3] then leave_line(prefix, run[3], key) end
-    if run[9] then unhold(prefix, key, run[9]) end
-    redis.call('ZREM', prefix .. 'queue', key)
-    redis.call('DEL', prefix .. 'parked:' .. key, prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
-  end
+  schedule_clear(prefix, group, key, run)
   priority = priority or '5'
   local extra = { 'after', after }
   if onFailure == 'run' then
