@@ -93,22 +93,29 @@ export function toast(message: string, error = false): void {
 
 /**
  * The rows of `table`, one per item, keyed by `keyOf`: a row whose data is unchanged is kept
- * as it is, so buttons and bars stay put. The `.empty` note after the table shows when there
- * is no item.
+ * as it is, so buttons, links and bars stay put. `live` names fields that change at every
+ * refresh (a heartbeat's time): they do not make a row new, `update` writes them into the
+ * row kept. The `.empty` note after the table shows when there is no item.
  */
 export function fill<T>(
   table: HTMLTableElement,
   items: readonly T[],
   keyOf: (item: T) => string,
   build: (item: T, previous: HTMLTableRowElement | undefined) => HTMLTableRowElement,
+  live?: { fields: readonly (keyof T)[]; update: (row: HTMLTableRowElement, item: T) => void },
 ): void {
   const tbody = table.tBodies[0];
   const old = new Map(Array.from(tbody.rows, (row) => [row.dataset.key, row]));
+  const steady = (item: T): unknown =>
+    live ? { ...item, ...Object.fromEntries(live.fields.map((f) => [f, undefined])) } : item;
   const rows = items.map((item) => {
     const key = keyOf(item);
-    const signature = JSON.stringify(item);
+    const signature = JSON.stringify(steady(item));
     const previous = old.get(key);
-    if (previous && previous.dataset.signature === signature) return previous;
+    if (previous && previous.dataset.signature === signature) {
+      live?.update(previous, item);
+      return previous;
+    }
     const row = build(item, previous);
     row.dataset.key = key;
     row.dataset.signature = signature;

@@ -191,7 +191,7 @@ export function renderWorkers(target: HTMLTableElement, workers: WorkerView[]): 
         'tr',
         null,
         mono(w.name),
-        h('td', null, time(w.lastSeen)),
+        h('td', { class: 'last-seen' }, time(w.lastSeen)),
         w.running ? h('td', { class: 'busy' }, String(w.running.length)) : null,
         w.running
           ? h(
@@ -204,5 +204,10 @@ export function renderWorkers(target: HTMLTableElement, workers: WorkerView[]): 
           : null,
         h('td', null, w.tasks.join(', ')),
       ),
+    // a heartbeat alone changes the time in place: the row (and the links in it) stays
+    {
+      fields: ['lastSeen'],
+      update: (row, w) => row.querySelector('td.last-seen')?.replaceChildren(time(w.lastSeen)),
+    },
   );
 }
