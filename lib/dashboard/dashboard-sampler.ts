@@ -36,7 +36,6 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
   private unsubscribe?: () => Promise<void>;
   private listening = false;
   private subscribing?: Promise<void>;
-  private strikesFollowed = false;
 
   constructor(
     private readonly docket: DashboardDocket,
@@ -74,7 +73,6 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
    */
   async counts(): Promise<DashboardCounts> {
     const { inspector } = this.docket;
-    await this.followStrikes();
     const [counts, depths] = await Promise.all([inspector.counts(), inspector.depths()]);
     return {
       queued: counts.queued,
@@ -91,17 +89,6 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
   async read(): Promise<{ counts: DashboardCounts; paused: PausedView }> {
     const [counts, paused] = await Promise.all([this.counts(), this.docket.inspector.paused()]);
     return { counts, paused };
-  }
-
-  /**
-   * The strikes of the depths are this process's copy of the strike list, which follows the
-   * strike log once loaded: the first read loads it (a dashboard without a worker may have no
-   * other reason to), and again until that succeeds.
-   */
-  private async followStrikes(): Promise<void> {
-    if (this.strikesFollowed) return;
-    await this.docket.inspector.strikes();
-    this.strikesFollowed = true;
   }
 
   private schedule(): void {

@@ -250,10 +250,16 @@ export class DocketInspector {
     return (await this.store.liveWorkers(this.liveSince(), task)).map(workerInfo);
   }
 
-  /** Queue depth, schedule depth, running tasks, live workers and strikes in effect. */
+  /**
+   * Queue depth, schedule depth, running tasks, live workers and strikes in effect (the strike
+   * log is loaded on the first read, and followed from then on).
+   */
   async depths(): Promise<DocketDepths> {
     const now = Date.now();
-    const depths = await this.store.depths(now, this.liveSince(now));
+    const [depths] = await Promise.all([
+      this.store.depths(now, this.liveSince(now)),
+      this.strikeSync.ready(),
+    ]);
     return { ...depths, strikes: this.strikeSync.list.size };
   }
 
