@@ -153,8 +153,6 @@ export interface DeadLetterView {
 export interface FailuresView {
   /** Executions seen failing (their last attempt) since this process started, newest first. */
   recent: FailureView[];
-  /** The docket's dead letters, newest first. */
-  deadLetters: DeadLetterView[];
 }
 
 export interface StrikeView {

@@ -26,7 +26,7 @@ import type {
   WorkerView,
 } from './dashboard-views.interface.js';
 import { explanationView } from './explanation-view.js';
-import { argsView, deadLetterView, waitingView } from './row-views.js';
+import { argsView, waitingView } from './row-views.js';
 import { strikeCondition, strikeViews } from './strike-log.js';
 
 /** What the dashboard's endpoints read and do, in terms of the public `DocketClient`. */
@@ -125,13 +125,7 @@ export class DashboardService implements OnModuleInit {
 
   async failures(): Promise<FailuresView> {
     const seen = this.sampler.recentFailures();
-    const [letters, runs] = await Promise.all([
-      this.docket.client.deadLetters(),
-      this.runsOf(seen.map((failure) => failure.key)),
-    ]);
-    const deadLetters = letters
-      .map((letter) => deadLetterView(letter, this.options.showArguments))
-      .reverse();
+    const runs = await this.runsOf(seen.map((failure) => failure.key));
     const recent = seen.map((failure, i) => {
       const run = runs[i];
       return {
@@ -143,7 +137,7 @@ export class DashboardService implements OnModuleInit {
         failedAt: new Date(failure.at).toISOString(),
       };
     });
-    return { recent, deadLetters };
+    return { recent };
   }
 
   /** Task, arguments and attempt of each key while Redis keeps its execution. */
