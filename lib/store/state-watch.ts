@@ -16,7 +16,8 @@ export const STATES_RENEW_EVERY = 20_000;
  * others wait or waited lately). While some channel is watched it is renewed; when a
  * renewal finds it gone (it lapsed, or Redis lost it) or the subscriber reconnected, it is set
  * again and the listeners hear that messages may have been missed, so that each waiter reads
- * its state again.
+ * its state again. A reconnect also makes the next waiter set it, even if nobody listened
+ * meanwhile (the server may have come back empty).
  */
 export class StateWatch {
   private watchers = 0;
@@ -34,6 +35,8 @@ export class StateWatch {
     private readonly warn: StoreWarning,
   ) {
     subscriptions.onReconnect(() => {
+      // The server may have restarted empty: the next waiter sets the marker again.
+      this.setAt = -Infinity;
       if (this.watchers > 0 && !this.telling) void this.turnOn().then(() => this.tellMissed());
     });
   }

@@ -101,5 +101,8 @@ describe('StateWatch', () => {
     reconnected();
     await flush();
     assert.equal(calls.length, 2, 'nobody waits: nothing to set');
+    // the server may have come back empty: the next waiter sets it even though it was set lately
+    (await watch.watch())();
+    assert.deepEqual(calls.slice(2), ['set {w}:states:on']);
   });
 });
