@@ -20,13 +20,13 @@ describe('dashboard reads', () => {
     } finally {
       redis.disconnect();
     }
-    const response = await fetch(`${docket.url}/docket/api/failures`);
+    const response = await fetch(`${docket.url}/docket/api/dead-letters`);
     assert.equal(response.status, 200);
     const body = (await response.json()) as {
-      deadLetters: { key: string; deadAt: string | null }[];
+      items: { key: string; deadAt: string | null }[];
     };
     assert.deepEqual(
-      body.deadLetters.map((d) => [d.key, d.deadAt]),
+      body.items.map((d) => [d.key, d.deadAt]),
       [['odd', null]],
     );
   });
