@@ -45,6 +45,24 @@ local function run_record(task, args, when, attempt, priority, traceparent, trac
 end
 
 --[[
+  run_renew(runs, before, priority)
+    Start a new generation of an execution's runs hash and return it: what is left of the
+    earlier execution goes (a new key, `before` = { generation, state } both nil, has nothing
+    to clean), its priority too unless the new one's `priority` is not 5.
+]]
+local function run_renew(runs, before, priority)
+  local generation = redis.call('HINCRBY', runs, 'generation', 1)
+  if before[1] or before[2] then
+    local stale = { 'worker', 'startedAt', 'completedAt', 'error', 'cancel', 'streamId', 'waiting', 'reserved',
+      'reservedMax', 'traceparent', 'tracestate', 'starts', 'deferredBy', 'deferredUntil' }
+    if priority == '5' then stale[#stale + 1] = 'priority' end
+    redis.call('HDEL', runs, unpack(stale))
+    redis.call('PERSIST', runs)
+  end
+  return generation
+end
+
+--[[
   schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate, priority, before)
     Schedule a new execution of `key` (new generation): queued in the lane of its priority when
     due, else queued by time (its message is made from the runs hash when it comes due: a
@@ -58,17 +76,9 @@ end
 local function schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate, priority, before)
   local runs = prefix .. 'runs:' .. key
   before = before or redis.call('HMGET', runs, 'generation', 'state', 'priority')
-  local generation = redis.call('HINCRBY', runs, 'generation', 1)
   if priority == nil then priority = before[3] or '5' end
+  local generation = run_renew(runs, before, priority)
   local fields = run_message(key, task, args, when, attempt, generation, priority, traceparent, tracestate)
-  if before[1] or before[2] then
-    -- what is left of the key's earlier execution (a new key has nothing to clean)
-    local stale = { 'worker', 'startedAt', 'completedAt', 'error', 'cancel', 'streamId', 'waiting', 'reserved',
-      'reservedMax', 'traceparent', 'tracestate', 'starts', 'deferredBy', 'deferredUntil' }
-    if priority == '5' then stale[#stale + 1] = 'priority' end
-    redis.call('HDEL', runs, unpack(stale))
-    redis.call('PERSIST', runs)
-  end
   local record = run_record(task, args, when, attempt, priority, traceparent, tracestate)
   local state
   if tonumber(when) <= tonumber(now) then

@@ -98,13 +98,8 @@ local function schedule_waiter(prefix, group, key, task, args, when, attempt, no
     event_add(prefix, 'scheduled', key, task, attempt, now, nil)
     return { 'scheduled', newState, when, tostring(generation), task, args, attempt }
   end
-  local generation = redis.call('HINCRBY', runs, 'generation', 1)
-  if run[5] or run[1] then
-    local stale = { 'worker', 'startedAt', 'completedAt', 'error', 'cancel', 'streamId', 'waiting', 'reserved',
-      'reservedMax', 'traceparent', 'tracestate', 'starts', 'deferredBy', 'deferredUntil', 'priority' }
-    redis.call('HDEL', runs, unpack(stale))
-    redis.call('PERSIST', runs)
-  end
+  -- (its own priority, if not 5, is written with its record below)
+  local generation = run_renew(runs, { run[5], run[1] }, '5')
   event_add(prefix, 'scheduled', key, task, attempt, now, nil)
   if failed and onFailure ~= 'run' then
     -- a dependency had already failed: this execution ends without running (and a live
