@@ -25,7 +25,7 @@ class Work {
 }
 
 describe('memory:// backend', () => {
-  it('boots a Nest app, runs tasks and closes in under a second, with no socket', async () => {
+  it('boots a Nest app, runs tasks and closes in under two seconds, with no socket', async () => {
     const connections = () =>
       process.getActiveResourcesInfo().filter((resource) => /TCP|Pipe/.test(resource)).length;
     const before = connections();
@@ -46,7 +46,8 @@ describe('memory:// backend', () => {
     const elapsed = performance.now() - started;
     assert.deepEqual(results, ['A', 'B', 'C']);
     assert.equal(opened, 0, 'a memory:// docket opens no connection');
-    assert.ok(elapsed < 1_000, `boot, three tasks and close took ${elapsed.toFixed(0)} ms`);
+    // (typically a few hundred ms; the bound leaves room for a busy 2-core machine)
+    assert.ok(elapsed < 2_000, `boot, three tasks and close took ${elapsed.toFixed(0)} ms`);
   });
 
   it('a process on memory:// exits by itself after the app closed', async () => {
