@@ -35,6 +35,7 @@ const TASK_OPTIONS: Record<string, readonly string[] | null> = {
   debounce: ['settle', 'argument', 'scope'],
   cooldown: ['window', 'argument', 'scope'],
   priority: null,
+  batch: ['size', 'lingerMs'],
 };
 
 /** Options that may be a list of objects. */

@@ -9,6 +9,7 @@ import { CronSchedule, cronOptions } from './cron.js';
 import { debounceRule } from './debounce.js';
 import { checkShapes, list, positive, shown, type PlanContext } from './plan-checks.js';
 import type { PlanCompiler, TaskPlan } from '../explorer/task-definition.js';
+import type { DocketTaskOptions } from '../interfaces/docket-task-options.interface.js';
 import { DEFAULT_PRIORITY, priorityProblem } from './priority.js';
 import { rateLimitRule } from './rate-limit.js';
 import { checkRetry } from './retry.js';
@@ -57,8 +58,30 @@ export const compilePlan: PlanCompiler = (definition) => {
     fail('only one concurrency and one debounce option are allowed');
   }
   if (options.concurrency) plan.rules.push(concurrencyRule(context, options.concurrency));
+  if (options.batch) plan.batch = batchPlan(context, options.batch, definition.ctxIndex);
   return plan;
 };
+
+/** A batch task's numbers; a batch handler takes the batch alone and is not perpetual. */
+function batchPlan(
+  context: PlanContext,
+  batch: NonNullable<DocketTaskOptions['batch']>,
+  ctxIndex: number,
+): NonNullable<TaskPlan['batch']> {
+  const { options } = context.definition;
+  if (options.perpetual || options.cron) {
+    context.fail('batch cannot be combined with perpetual or cron');
+  }
+  if (ctxIndex >= 0) {
+    context.fail('a batch handler takes only its TaskBatch (no @Ctx(); use batch.signal)');
+  }
+  const size = positive(context, 'batch.size', batch.size, true);
+  const lingerMs = batch.lingerMs ?? 0;
+  if (typeof lingerMs !== 'number' || !Number.isFinite(lingerMs) || lingerMs < 0) {
+    context.fail(`batch.lingerMs must be a number ≥ 0 (ms), not ${shown(lingerMs)}`);
+  }
+  return { size, lingerMs };
+}
 
 const NO_RULES: readonly AdmissionRule[] = [];
 

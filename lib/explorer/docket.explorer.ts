@@ -103,7 +103,8 @@ export class DocketExplorer implements OnModuleInit {
     }
     const ctxIndex = DocketMetadataAccessor.ctxIndex(method);
     const list = parameterList(method);
-    const parameters = list.names.filter((_, i) => i !== ctxIndex);
+    // a batch handler's one parameter is the batch: its items' arguments go by position
+    const parameters = options.batch ? [] : list.names.filter((_, i) => i !== ctxIndex);
     const definition = {
       name: options.name ?? methodName,
       source,
@@ -112,7 +113,7 @@ export class DocketExplorer implements OnModuleInit {
       instance,
       ctxIndex,
       parameters,
-      rest: list.rest,
+      rest: options.batch ? true : list.rest,
     };
     this.registry.register({ ...definition, plan: this.compilePlan(definition) });
   }

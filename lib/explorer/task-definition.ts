@@ -30,6 +30,8 @@ export interface TaskPlan {
   /** The next time a cron expression matches, strictly after `from`. */
   cron?: { schedule: { next(from: number): number }; automatic: boolean };
   rules: RuleTemplate[];
+  /** A batch task: how many executions one call takes, and how long a batch waits to fill. */
+  batch?: { size: number; lingerMs: number };
 }
 
 /** A discovered task: its handler bound to the provider instance and what was read about it. */
@@ -43,7 +45,10 @@ export interface TaskDefinition {
   readonly instance: object;
   /** Index of the `@Ctx()` parameter, or -1. */
   readonly ctxIndex: number;
-  /** Names of the task arguments in order (the context parameter excluded). */
+  /**
+   * Names of the task arguments in order (the context parameter excluded); none for a batch
+   * task, whose items' arguments are named by position.
+   */
   readonly parameters: (string | null)[];
   /** Whether the last parameter is a rest parameter (any number of arguments). */
   readonly rest: boolean;

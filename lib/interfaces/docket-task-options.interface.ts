@@ -49,6 +49,14 @@ export interface CooldownOptions {
   scope?: string;
 }
 
+/** How a batch task gathers its executions (see `TaskBatch`). */
+export interface BatchOptions {
+  /** Most executions one call of the handler receives (a whole number > 0). */
+  size: number;
+  /** How long a batch that is not full waits for more items, in ms. @default 0 */
+  lingerMs?: number;
+}
+
 /** Options of `@DocketTask()`. */
 export interface DocketTaskOptions {
   /** Task name. @default the method's name */
@@ -67,4 +75,10 @@ export interface DocketTaskOptions {
    * first (an add may give its own). @default 5
    */
   priority?: number;
+  /**
+   * Run up to `size` due executions of this task in one call of its handler, whose single
+   * parameter is a `TaskBatch` of them. Each item keeps its own execution, state, result and
+   * retries; the batch takes one worker slot.
+   */
+  batch?: BatchOptions;
 }

@@ -18,6 +18,7 @@ import {
   type TaskMessage,
 } from './message.js';
 import { RunningTask, RunningTasks } from './running-tasks.js';
+import { BatchRunner } from './batch-runner.js';
 import { LocalEvents } from './local-events.js';
 import type { TaskRunner } from './task-runner.js';
 
@@ -56,6 +57,20 @@ interface Claimable {
   admission: readonly AdmissionRule[];
 }
 
+/** A batch being formed: its items passed their checks and wait, unclaimed, to be claimed. */
+interface Forming {
+  definition: TaskDefinition;
+  items: Claimable[];
+  timer?: NodeJS.Timeout;
+}
+
+/** The task field of a stream entry (undefined when it has none). */
+function taskOf([, fields]: StreamEntry): string | undefined {
+  if (!Array.isArray(fields)) return undefined;
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === 'task') return fields[i + 1];
+  return undefined;
+}
+
 /**
  * Turns delivered messages into running tasks: checks each (decodable, a known task, its
  * arguments, strikes, `runAtMost` limits), claims the ones that pass in one call, starts the
@@ -77,10 +92,24 @@ export class Dispatcher {
   private ending = 0;
   /** What this worker tells its application's `@OnDocketEvent` methods. */
   private readonly events: LocalEvents;
+  /** Batches being formed, by the name of their task (see `gather`). */
+  private readonly forming = new Map<string, Forming>();
+  private readonly batches: BatchRunner;
+  /** Whether the message at the head of the held ones joins a batch being formed. */
+  private readonly joins = (entry: StreamEntry): boolean => {
+    const name = taskOf(entry);
+    const forming = name === undefined ? undefined : this.forming.get(name);
+    return forming !== undefined && forming.items.length < forming.definition.plan.batch!.size;
+  };
 
   constructor(private readonly env: DispatcherEnv) {
     this.flow = new FlowControl(env.concurrency);
     this.events = new LocalEvents(env.registry, env.worker, this.logger);
+    this.batches = new BatchRunner(env.runner, env.metrics, env.worker);
+    this.flow.batchSize = Math.max(
+      0,
+      ...env.registry.names.map((name) => env.registry.get(name)?.plan.batch?.size ?? 0),
+    );
   }
 
   /**
@@ -117,12 +146,19 @@ export class Dispatcher {
 
   /** Nothing runs, nothing is being claimed or ended, and nothing waits for a slot. */
   idle(): boolean {
-    return this.running.size === 0 && this.ending === 0 && this.flow.settled();
+    return (
+      this.running.size === 0 && this.ending === 0 && this.forming.size === 0 && this.flow.settled()
+    );
   }
 
   /** Ids of the messages this worker holds (running or read ahead): their leases. */
   leasedIds(): string[] {
-    return [...this.running.held().map((task) => task.message.id), ...this.flow.heldIds()];
+    const forming = [...this.forming.values()].flatMap((f) => f.items.map((i) => i.message.id));
+    return [
+      ...this.running.held().map((task) => task.message.id),
+      ...this.flow.heldIds(),
+      ...forming,
+    ];
   }
 
   /** A `cancel(key)` reached this worker: abort the task if it runs here. */
@@ -133,6 +169,8 @@ export class Dispatcher {
   /** Stop reading along; what is held and claimed still starts (a drain waits for it). */
   drain(): void {
     this.reading = false;
+    // a batch being formed starts now with what it has
+    for (const name of [...this.forming.keys()]) this.closeBatch(name);
   }
 
   /**
@@ -149,7 +187,12 @@ export class Dispatcher {
       generation: m.generation,
       id: m.id,
     }));
-    const waiting = this.flow.claiming + this.flow.heldCount;
+    let waiting = this.flow.claiming + this.flow.heldCount;
+    for (const { items, timer } of this.forming.values()) {
+      waiting += items.length;
+      clearTimeout(timer);
+    }
+    this.forming.clear();
     this.logger.warn(
       `shutdown deadline passed with ${started.length} task(s) running and ${waiting} not started; they are handed back to the docket`,
     );
@@ -162,8 +205,16 @@ export class Dispatcher {
   /** Claim held messages into the free slots (see `FlowControl.nextClaim`). */
   private pump(): void {
     if (!this.open) return;
-    for (let batch = this.flow.nextClaim(); batch; batch = this.flow.nextClaim()) {
+    for (
+      let batch = this.flow.nextClaim(this.joins);
+      batch;
+      batch = this.flow.nextClaim(this.joins)
+    ) {
       this.dispatch(batch);
+    }
+    // a batch that waits for nothing (lingerMs 0, or a drain) starts with what was there
+    for (const [name, { definition }] of this.forming) {
+      if (definition.plan.batch!.lingerMs === 0 || !this.reading) this.closeBatch(name);
     }
   }
 
@@ -189,12 +240,59 @@ export class Dispatcher {
       const checked = this.check(message);
       if ('end' in checked) void this.endUnrun(checked.end);
       else if (checked.admission && !isBadMessage(message)) {
-        claimable.push({ message, definition: checked.definition, admission: checked.admission });
+        const item = { message, definition: checked.definition, admission: checked.admission };
+        // a redelivered item of a batch runs alone, as a batch of one
+        if (item.definition.plan.batch && !message.redelivered) this.gather(item);
+        else claimable.push(item);
       }
     }
     if (claimable.length === 0) return;
     this.flow.claimSent(claimable.length);
-    void this.claim(claimable, this.epoch);
+    void this.claim(claimable, this.epoch, false);
+  }
+
+  /**
+   * Add an item that passed its checks to the batch of its task being formed (opening one,
+   * which takes a slot); a full batch is claimed at once, another when its `lingerMs` is over.
+   */
+  private gather(item: Claimable): void {
+    const { definition } = item;
+    const { size, lingerMs } = definition.plan.batch!;
+    let forming = this.forming.get(definition.name);
+    if (!forming) {
+      forming = { definition, items: [] };
+      this.forming.set(definition.name, forming);
+      this.flow.batchOpened();
+      if (lingerMs > 0 && this.reading) {
+        forming.timer = setTimeout(() => {
+          this.closeBatch(definition.name);
+          this.slotsChanged();
+        }, lingerMs);
+      }
+    }
+    forming.items.push(item);
+    if (forming.items.length >= size) this.closeBatch(definition.name);
+    else this.formingChanged();
+  }
+
+  /** Claim the items of the batch being formed for task `name`, in one claim with one slot. */
+  private closeBatch(name: string): void {
+    const forming = this.forming.get(name);
+    if (!forming) return;
+    this.forming.delete(name);
+    clearTimeout(forming.timer);
+    this.formingChanged();
+    this.flow.batchClosed();
+    this.flow.claimSent(1);
+    void this.claim(forming.items, this.epoch, true);
+  }
+
+  private formingChanged(): void {
+    let room = 0;
+    for (const { definition, items } of this.forming.values()) {
+      room += definition.plan.batch!.size - items.length;
+    }
+    this.flow.formingRoom = room;
   }
 
   /**
@@ -269,7 +367,9 @@ export class Dispatcher {
     return { ...endOf(message), outcome: 'dead', error: reason, admission: [] };
   }
 
-  private async claim(claimable: Claimable[], epoch: number): Promise<void> {
+  /** Claim messages; `batch`: they are the items of one batch, which take one slot. */
+  private async claim(claimable: Claimable[], epoch: number, batch: boolean): Promise<void> {
+    const slots = batch ? 1 : claimable.length;
     const now = Date.now();
     let statuses: string[];
     try {
@@ -292,7 +392,7 @@ export class Dispatcher {
       // The messages stay pending for this worker: redelivery takes them over.
       if (epoch === this.epoch) {
         this.flow.claimAnswered();
-        this.flow.claimSettled(claimable.length);
+        this.flow.claimSettled(slots);
         this.slotsChanged();
       }
       if (!this.open) return;
@@ -305,9 +405,10 @@ export class Dispatcher {
     this.flow.claimAnswered();
     // The next claim leaves before these handlers run (their slots still count as claimed).
     this.pump();
-    this.flow.claimSettled(claimable.length);
+    this.flow.claimSettled(slots);
     this.slotsChanged();
     const { metrics, worker } = this.env;
+    const items: RunningTask[] = [];
     claimable.forEach(({ message, definition, admission }, i) => {
       const labels = { task: message.taskName, worker };
       switch (statuses[i]) {
@@ -316,7 +417,10 @@ export class Dispatcher {
           this.events.started(message, now);
           if (message.redelivered) metrics.count('redelivered', labels);
           metrics.punctuality(labels, (now - message.when) / 1_000);
-          this.execute(new RunningTask(message, definition, now, admission));
+          if (batch) items.push(new RunningTask(message, definition, now, admission));
+          else if (definition.plan.batch) {
+            this.executeBatch(definition, [new RunningTask(message, definition, now, admission)]);
+          } else this.execute(new RunningTask(message, definition, now, admission));
           return;
         case 'superseded':
           metrics.count('superseded', labels);
@@ -338,6 +442,45 @@ export class Dispatcher {
       }
       this.logger.debug?.(`${message.taskName}(${message.key}) not started: ${statuses[i]}`);
     });
+    if (items.length > 0) this.executeBatch(items[0].definition, items);
+  }
+
+  /** Run the items of one batch in one call of its handler, in one slot. */
+  private executeBatch(definition: TaskDefinition, tasks: RunningTask[]): void {
+    for (const task of tasks) this.running.add(task);
+    this.flow.started();
+    const startedAt = tasks[0].startedAt;
+    let slotHeld = true;
+    const freeSlot = () => {
+      if (!slotHeld || tasks[0].abandoned) return;
+      slotHeld = false;
+      this.flow.ended(Date.now() - startedAt);
+      this.slotsChanged();
+    };
+    void (async () => {
+      try {
+        const ends = await this.batches.run(definition, tasks);
+        freeSlot();
+        await Promise.all(
+          tasks.map(async (task, i) => {
+            const end = ends[i];
+            if (!end) return;
+            this.events.ending(task.message.key);
+            const status = await this.env.finisher.finish(end);
+            this.events.ended(end, status, task.startedAt);
+            this.env.runner.counted(task, end, status);
+          }),
+        );
+      } catch (error) {
+        this.logger.error(
+          `a batch of ${tasks.length} ${definition.name} task(s) could not be finished: ${(error as Error).message}`,
+        );
+      } finally {
+        freeSlot();
+        for (const task of tasks) this.running.remove(task);
+        if (this.idle()) this.env.onIdle();
+      }
+    })();
   }
 
   private execute(task: RunningTask): void {

@@ -46,6 +46,15 @@ export class FlowControl {
    * no more than its free slots, so that urgent work is not stuck behind read-ahead.
    */
   lanes = 1;
+  /** Batches being formed: each takes one slot from its first item on. */
+  private forming = 0;
+  /** How many more items the batches being formed take (read beyond the slots for them). */
+  formingRoom = 0;
+  /**
+   * The largest batch size of this worker's tasks (0: none): a read may bring that many
+   * messages while no more than the slots are taken, so that a batch can fill from one read.
+   */
+  batchSize = 0;
 
   constructor(readonly concurrency: number) {}
 
@@ -61,7 +70,13 @@ export class FlowControl {
   room(): number {
     if (this.isAlone() || this.heldRedelivered > 0) return 0;
     const limit = this.readsAhead() && this.lanes === 1 ? 2 * this.concurrency : this.concurrency;
-    return limit - this.busy - this.claiming - this.held.length;
+    const taken = this.busy + this.claiming + this.forming;
+    const room = limit - taken - this.held.length + this.formingRoom;
+    // one batch may be read ahead (the next one fills while this one runs)
+    if (this.batchSize > 0 && taken <= this.concurrency) {
+      return Math.max(room, this.batchSize - this.held.length);
+    }
+    return room;
   }
 
   /**
@@ -108,18 +123,20 @@ export class FlowControl {
    * run while Redis claims the other. (Below that, a second claim call costs more than the
    * overlap gains.)
    */
-  nextClaim(): Held[] | undefined {
+  nextClaim(joins?: (entry: StreamEntry) => boolean): Held[] | undefined {
     if (this.held.length === 0 || this.isAlone()) return undefined;
     if (this.held[0].redelivered) {
       // a redelivery waits until nothing else runs here, then runs alone
-      if (this.busy > 0 || this.claiming > 0) return undefined;
+      if (this.busy > 0 || this.claiming > 0 || this.forming > 0) return undefined;
       this.alone = true;
       this.heldRedelivered--;
       return this.held.splice(0, 1);
     }
+    // an item of a batch being formed needs no slot of its own
+    if (joins?.(this.held[0].entry)) return this.held.splice(0, 1);
     const halves = this.concurrency >= 2 * HALF_BATCH && this.readsAhead();
     if (halves && this.claims > 0) return undefined;
-    const free = this.concurrency - this.busy - this.claiming;
+    const free = this.concurrency - this.busy - this.claiming - this.forming;
     if (free <= 0) return undefined;
     const most = halves ? Math.ceil(this.concurrency / 2) : this.concurrency;
     let count = Math.min(free, most);
@@ -149,6 +166,16 @@ export class FlowControl {
     this.claiming -= count;
   }
 
+  /** A batch started forming: it takes a slot. */
+  batchOpened(): void {
+    this.forming++;
+  }
+
+  /** A batch is formed: its slot is now the claim's (`claimSent(1)`). */
+  batchClosed(): void {
+    this.forming--;
+  }
+
   /** A handler started. */
   started(): void {
     this.busy++;
@@ -160,9 +187,9 @@ export class FlowControl {
     this.handlerMs = this.handlerMs < 0 ? ms : this.handlerMs + (ms - this.handlerMs) / 8;
   }
 
-  /** Nothing is being claimed and nothing waits for a slot. */
+  /** Nothing is being claimed or formed and nothing waits for a slot. */
   settled(): boolean {
-    return this.claiming === 0 && this.held.length === 0;
+    return this.claiming === 0 && this.forming === 0 && this.held.length === 0;
   }
 
   /** Forget everything (shutdown gave up on the tasks: redelivery takes them). */
@@ -170,6 +197,8 @@ export class FlowControl {
     this.busy = 0;
     this.claiming = 0;
     this.claims = 0;
+    this.forming = 0;
+    this.formingRoom = 0;
     this.held = [];
     this.heldRedelivered = 0;
     this.alone = false;

@@ -24,7 +24,7 @@ function ms(n: number): string {
 }
 
 /** How a handler ended, before it is written: the end, and what it threw (for spans and logs). */
-interface Outcome {
+export interface Outcome {
   end: TaskEnd;
   thrown?: unknown;
 }
@@ -180,55 +180,72 @@ export class TaskRunner {
       rearm();
     }
 
-    const base = { ...endOf(message), admission: task.admission };
     try {
       const running = (async () => definition.method.apply(definition.instance, callArgs))();
       const value = timedOut ? await Promise.race([running, timedOut]) : await running;
       if (task.abandoned) return null;
-      let result: string | undefined;
-      if (value !== undefined && this.env.executionTtl > 0) {
-        result = encodeResult(value);
-        const size = Buffer.byteLength(result);
-        if (size > this.env.maxPayloadBytes) {
-          throw new PayloadTooLargeError(
-            `result of task "${message.taskName}" (key ${message.key}) is ${size} bytes serialized; maxPayloadBytes is ${this.env.maxPayloadBytes}`,
-          );
-        }
-      }
+      const end = this.completion(task, value);
       if (logging) logger.log(`↩ ${label()} completed in ${ms(Date.now() - task.startedAt)}`);
-      return { end: { ...base, outcome: 'completed', result } };
+      return { end };
     } catch (error) {
       if (task.abandoned) return null;
-      const took = ms(Date.now() - task.startedAt);
-      if (task.cancelRequested) {
-        logger.log(`✗ ${label()} cancelled after ${took}`);
-        return { end: { ...base, outcome: 'cancelled' } };
-      }
-      if (message.attempt < attempts) {
-        const when =
-          error instanceof ForcedRetry
-            ? error.when
-            : Date.now() + retryDelay(options.retry, message.attempt);
-        logger.warn(
-          `↫ ${label()} failed after ${took} (${describeError(error)}); retry at ${new Date(when).toISOString()}`,
-        );
-        return {
-          end: { ...base, outcome: 'retry', retryWhen: when, attempt: message.attempt + 1 },
-          thrown: error,
-        };
-      }
-      const failure =
-        error instanceof ForcedRetry
-          ? new Error(`a retry was requested but all ${attempts} attempt(s) are used`)
-          : error;
-      logger.error(
-        `↩ ${label()} failed after ${took}: ${describeError(failure)}`,
-        (failure as Error)?.stack,
-      );
-      return { end: { ...base, outcome: 'dead', error: describeError(failure) }, thrown: failure };
+      return this.failure(definition, task, error);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The end of a handler that returned `value`; throws when the result is too large. */
+  completion(task: RunningTask, value: unknown): TaskEnd {
+    const { message } = task;
+    let result: string | undefined;
+    if (value !== undefined && this.env.executionTtl > 0) {
+      result = encodeResult(value);
+      const size = Buffer.byteLength(result);
+      if (size > this.env.maxPayloadBytes) {
+        throw new PayloadTooLargeError(
+          `result of task "${message.taskName}" (key ${message.key}) is ${size} bytes serialized; maxPayloadBytes is ${this.env.maxPayloadBytes}`,
+        );
+      }
+    }
+    return { ...endOf(message), admission: task.admission, outcome: 'completed', result };
+  }
+
+  /**
+   * The end of an attempt that threw `error`: cancelled when a cancel reached it, else a retry
+   * by the task's policy while attempts are left, else dead.
+   */
+  failure(definition: TaskDefinition, task: RunningTask, error: unknown): Outcome {
+    const { message } = task;
+    const base = { ...endOf(message), admission: task.admission };
+    const label = `${message.taskName}(${message.key}) attempt ${message.attempt}`;
+    const took = ms(Date.now() - task.startedAt);
+    if (task.cancelRequested) {
+      logger.log(`✗ ${label} cancelled after ${took}`);
+      return { end: { ...base, outcome: 'cancelled' } };
+    }
+    const { retry } = definition.options;
+    const attempts = attemptsOf(retry);
+    if (message.attempt < attempts) {
+      const when =
+        error instanceof ForcedRetry ? error.when : Date.now() + retryDelay(retry, message.attempt);
+      logger.warn(
+        `↫ ${label} failed after ${took} (${describeError(error)}); retry at ${new Date(when).toISOString()}`,
+      );
+      return {
+        end: { ...base, outcome: 'retry', retryWhen: when, attempt: message.attempt + 1 },
+        thrown: error,
+      };
+    }
+    const failure =
+      error instanceof ForcedRetry
+        ? new Error(`a retry was requested but all ${attempts} attempt(s) are used`)
+        : error;
+    logger.error(
+      `↩ ${label} failed after ${took}: ${describeError(failure)}`,
+      (failure as Error)?.stack,
+    );
+    return { end: { ...base, outcome: 'dead', error: describeError(failure) }, thrown: failure };
   }
 
   /** The `Execution` a handler sees as `ctx.execution`. */
