@@ -80,6 +80,26 @@ describe('one bad record', () => {
     assert.equal(letter.key, 'broken');
   });
 
+  it('of a future task that others wait for fails them too', async (t) => {
+    const docket = await useDocket(t, [Tasks], { worker: { minimumCheckInterval: 50 } });
+    const tasks = docket.module.get(Tasks);
+    await docket.client.add(Tasks.prototype.note, { key: 'dep', delay: 300 })('dep');
+    const waiter = await docket.client.add(Tasks.prototype.note, { key: 'w', after: 'dep' })('w');
+    const redis = rawRedis();
+    try {
+      await redis.del(`{${docket.name}}:parked:dep`);
+      await redis.rpush(`{${docket.name}}:parked:dep`, 'a list, not a hash');
+    } finally {
+      redis.disconnect();
+    }
+    await docket.worker.runUntilFinished();
+    await assert.rejects(
+      waiter.result({ timeout: 1_000 }),
+      /DependencyFailedError: dependency dep failed: UnreadableRecordError: WRONGTYPE/,
+    );
+    assert.deepEqual(tasks.ran, []);
+  });
+
   it('met when an end is written fails that end alone; the ends written with it land', async (t) => {
     const docket = await useDocket(t, [Tasks], { worker: { minimumCheckInterval: 50 } });
     const spoilt = await docket.client.add(Tasks.prototype.spoil, { key: 'spoilt' })();

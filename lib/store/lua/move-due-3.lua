@@ -57,6 +57,8 @@ for _, key in ipairs(due) do
     local runs = prefix .. 'runs:' .. key
     local written = redis.pcall('HSET', runs, 'state', 'failed', 'completedAt', now, 'error', err)
     if type(written) ~= 'table' then
+      -- its waiters hear that it failed (before its record may go)
+      deps_ended_read(prefix, key, nil, 'failed', err, now, ttl)
       if ttl > 0 then redis.call('PEXPIRE', runs, ttl) else redis.call('DEL', runs) end
       state_publish(prefix, key,
         { type = 'state', key = key, state = 'failed', completedAt = tonumber(now), error = err })
