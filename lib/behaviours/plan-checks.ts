@@ -112,7 +112,9 @@ export function ruleTemplate(
   const label = LABELS[kind];
   let at: ArgumentPath | undefined;
   if (options.argument !== undefined) {
-    at = argumentPath(context.definition.parameters, options.argument);
+    // only a batch task names arguments by position (its items' arguments have no names)
+    const positional = context.definition.options.batch !== undefined;
+    at = argumentPath(context.definition.parameters, options.argument, positional);
     if (!at) {
       context.fail(
         `${label}.argument "${options.argument}" is not a parameter of ${describeParameters(context.definition)}`,

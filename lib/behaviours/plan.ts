@@ -62,6 +62,9 @@ export const compilePlan: PlanCompiler = (definition) => {
   return plan;
 };
 
+/** The largest batch: one read and one claim call carry a whole batch. */
+const MAX_BATCH = 1_000;
+
 /** A batch task's numbers; a batch handler takes the batch alone and is not perpetual. */
 function batchPlan(
   context: PlanContext,
@@ -76,6 +79,7 @@ function batchPlan(
     context.fail('a batch handler takes only its TaskBatch (no @Ctx(); use batch.signal)');
   }
   const size = positive(context, 'batch.size', batch.size, true);
+  if (size > MAX_BATCH) context.fail(`batch.size must be at most ${MAX_BATCH}, not ${size}`);
   const lingerMs = batch.lingerMs ?? 0;
   if (typeof lingerMs !== 'number' || !Number.isFinite(lingerMs) || lingerMs < 0) {
     context.fail(`batch.lingerMs must be a number ≥ 0 (ms), not ${shown(lingerMs)}`);

@@ -4,15 +4,18 @@ type Signature = Pick<TaskDefinition, 'name' | 'parameters' | 'rest'>;
 
 /**
  * Resolve an argument name (`'customerId'` or a dotted path `'order.customerId'`) against a
- * task's parameters; undefined when the first segment is not a parameter. A position
- * (`'0'`, `'0.customerId'`) names an argument too (a batch task's items have only those).
+ * task's parameters; undefined when the first segment is not a parameter. With `positional`
+ * a position (`'0'`, `'0.customerId'`) names an argument too: a batch task's items have only
+ * those, and a strike may use them for any task.
  */
 export function argumentPath(
   parameters: readonly (string | null)[],
   name: string,
+  positional = true,
 ): ArgumentPath | undefined {
   const [head, ...path] = name.split('.');
-  const index = /^(0|[1-9]\d{0,5})$/.test(head) ? Number(head) : parameters.indexOf(head);
+  const index =
+    positional && /^(0|[1-9]\d{0,5})$/.test(head) ? Number(head) : parameters.indexOf(head);
   return index < 0 ? undefined : { name, index, path };
 }
 

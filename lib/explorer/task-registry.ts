@@ -63,6 +63,8 @@ export class TaskRegistry {
     const definition = this.byName.get(name);
     if (definition) return definition.parameters;
     if (typeof task !== 'function') return undefined;
+    // a batch task's items' arguments have no names (they go by position)
+    if (DocketMetadataAccessor.taskOptions(task)?.batch) return [];
     const ctx = DocketMetadataAccessor.ctxIndex(task);
     return parameterNames(task).filter((_, i) => i !== ctx);
   }

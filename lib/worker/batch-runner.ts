@@ -6,7 +6,7 @@ import type { BatchItem, TaskBatch } from '../interfaces/task-batch.interface.js
 import type { DocketMetrics, TaskLabels } from '../observability/docket-metrics.js';
 import type { TaskEnd } from '../store/docket-store.js';
 import type { RunningTask } from './running-tasks.js';
-import type { TaskRunner } from './task-runner.js';
+import type { Outcome, TaskRunner } from './task-runner.js';
 
 const logger = new Logger('Docket');
 
@@ -37,6 +37,50 @@ export class BatchRunner {
   ): Promise<(TaskEnd | null)[]> {
     const labels: TaskLabels = { task: definition.name, worker: this.worker };
     this.metrics.running(labels, tasks.length);
+    try {
+      const outcomes = await this.traced(tasks, 0, () => this.outcomes(definition, tasks));
+      return outcomes.map((outcome) => outcome?.end ?? null);
+    } finally {
+      this.metrics.running(labels, -tasks.length);
+    }
+  }
+
+  /**
+   * Run `body` inside the CONSUMER span of each item from `i` on (each a root linked to its
+   * producer, as a single execution's is); an item's span fails when the item does.
+   */
+  private traced(
+    tasks: readonly RunningTask[],
+    i: number,
+    body: () => Promise<(Outcome | null)[]>,
+  ): Promise<(Outcome | null)[]> {
+    if (i === tasks.length) return body();
+    const { message } = tasks[i];
+    const attributes = {
+      'docket.key': message.key,
+      'docket.attempt': message.attempt,
+      'docket.worker': this.worker,
+      'docket.when': message.when,
+      'docket.batch.size': tasks.length,
+    };
+    return this.runner.tracing.consume(message.taskName, message, attributes, async (span) => {
+      try {
+        const outcomes = await this.traced(tasks, i + 1, body);
+        const outcome = outcomes[i];
+        if (outcome && (outcome.end.outcome === 'retry' || outcome.end.outcome === 'dead')) {
+          span.fail(outcome.thrown);
+        }
+        return outcomes;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  private async outcomes(
+    definition: TaskDefinition,
+    tasks: readonly RunningTask[],
+  ): Promise<(Outcome | null)[]> {
     const controller = new AbortController();
     for (const task of tasks) {
       // shutdown gives up on every task at once: the batch hears it through its signal
@@ -67,52 +111,49 @@ export class BatchRunner {
     if (Logger.isLevelEnabled('log')) logger.log(`↪ ${name} started`);
     const { timeout } = definition.options;
     let timer: NodeJS.Timeout | undefined;
+    let threw = false;
+    let thrown: unknown;
+    let results: readonly unknown[] | undefined;
     try {
-      let threw = false;
-      let thrown: unknown;
-      let results: readonly unknown[] | undefined;
-      try {
-        const running = (async () => definition.method.call(definition.instance, batch))();
-        let value: unknown;
-        if (timeout === undefined) value = await running;
-        else {
-          running.catch(() => undefined);
-          value = await Promise.race([
-            running,
-            new Promise<never>((_, reject) => {
-              timer = setTimeout(() => {
-                const error = new TimeoutError(`${name} exceeded timeout of ${timeout}ms`);
-                controller.abort(error);
-                reject(error);
-              }, timeout);
-            }),
-          ]);
-        }
-        if (Array.isArray(value) && value.length === tasks.length) results = value;
-        else if (value !== undefined) throw wrongReturn(definition, value, tasks.length);
-      } catch (error) {
-        threw = true;
-        thrown = error;
+      const running = (async () => definition.method.call(definition.instance, batch))();
+      let value: unknown;
+      if (timeout === undefined) value = await running;
+      else {
+        running.catch(() => undefined);
+        value = await Promise.race([
+          running,
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => {
+              const error = new TimeoutError(`${name} exceeded timeout of ${timeout}ms`);
+              controller.abort(error);
+              reject(error);
+            }, timeout);
+          }),
+        ]);
       }
-      if (tasks.some((task) => task.abandoned)) return tasks.map(() => null);
-      if (threw) {
-        logger.warn(`${name} failed after ${Date.now() - started}ms: ${describeError(thrown)}`);
-      } else if (Logger.isLevelEnabled('log')) {
-        logger.log(`↩ ${name} ended in ${Date.now() - started}ms (${failed.size} failed)`);
-      }
-      return tasks.map((task, i) => {
-        const item = items[i];
-        if (failed.has(item)) return this.runner.failure(definition, task, failed.get(item)).end;
-        if (threw) return this.runner.failure(definition, task, thrown).end;
-        try {
-          return this.runner.completion(task, results?.[i]);
-        } catch (error) {
-          return this.runner.failure(definition, task, error).end;
-        }
-      });
+      if (Array.isArray(value) && value.length === tasks.length) results = value;
+      else if (value !== undefined) throw wrongReturn(definition, value, tasks.length);
+    } catch (error) {
+      threw = true;
+      thrown = error;
     } finally {
       clearTimeout(timer);
-      this.metrics.running(labels, -tasks.length);
     }
+    if (tasks.some((task) => task.abandoned)) return tasks.map(() => null);
+    if (threw) {
+      logger.warn(`${name} failed after ${Date.now() - started}ms: ${describeError(thrown)}`);
+    } else if (Logger.isLevelEnabled('log')) {
+      logger.log(`↩ ${name} ended in ${Date.now() - started}ms (${failed.size} failed)`);
+    }
+    return tasks.map((task, i) => {
+      const item = items[i];
+      if (failed.has(item)) return this.runner.failure(definition, task, failed.get(item));
+      if (threw) return this.runner.failure(definition, task, thrown);
+      try {
+        return { end: this.runner.completion(task, results?.[i]) };
+      } catch (error) {
+        return this.runner.failure(definition, task, error);
+      }
+    });
   }
 }

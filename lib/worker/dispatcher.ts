@@ -212,9 +212,11 @@ export class Dispatcher {
     ) {
       this.dispatch(batch);
     }
-    // a batch that waits for nothing (lingerMs 0, or a drain) starts with what was there
+    // A batch starts with what it has when it waits for nothing (lingerMs 0, or a drain), or
+    // when a held message that is not its item waits for a slot (nothing more can join it).
+    const blocked = this.flow.heldCount > 0;
     for (const [name, { definition }] of this.forming) {
-      if (definition.plan.batch!.lingerMs === 0 || !this.reading) this.closeBatch(name);
+      if (blocked || definition.plan.batch!.lingerMs === 0 || !this.reading) this.closeBatch(name);
     }
   }
 
@@ -449,11 +451,13 @@ export class Dispatcher {
   private executeBatch(definition: TaskDefinition, tasks: RunningTask[]): void {
     for (const task of tasks) this.running.add(task);
     this.flow.started();
+    this.flow.batchesRunning++;
     const startedAt = tasks[0].startedAt;
     let slotHeld = true;
     const freeSlot = () => {
       if (!slotHeld || tasks[0].abandoned) return;
       slotHeld = false;
+      this.flow.batchesRunning--;
       this.flow.ended(Date.now() - startedAt);
       this.slotsChanged();
     };
@@ -461,7 +465,8 @@ export class Dispatcher {
       try {
         const ends = await this.batches.run(definition, tasks);
         freeSlot();
-        await Promise.all(
+        // every end is written (or failed) before the items let go of their leases
+        const written = await Promise.allSettled(
           tasks.map(async (task, i) => {
             const end = ends[i];
             if (!end) return;
@@ -471,6 +476,8 @@ export class Dispatcher {
             this.env.runner.counted(task, end, status);
           }),
         );
+        const failed = written.find((w) => w.status === 'rejected');
+        if (failed) throw (failed as PromiseRejectedResult).reason;
       } catch (error) {
         this.logger.error(
           `a batch of ${tasks.length} ${definition.name} task(s) could not be finished: ${(error as Error).message}`,

@@ -51,10 +51,12 @@ export class FlowControl {
   /** How many more items the batches being formed take (read beyond the slots for them). */
   formingRoom = 0;
   /**
-   * The largest batch size of this worker's tasks (0: none): a read may bring that many
-   * messages while no more than the slots are taken, so that a batch can fill from one read.
+   * The largest batch size of this worker's tasks (0: none): how many messages a read may
+   * bring for a batch (see `room`).
    */
   batchSize = 0;
+  /** Batches whose handlers run now. */
+  batchesRunning = 0;
 
   constructor(readonly concurrency: number) {}
 
@@ -72,11 +74,14 @@ export class FlowControl {
     const limit = this.readsAhead() && this.lanes === 1 ? 2 * this.concurrency : this.concurrency;
     const taken = this.busy + this.claiming + this.forming;
     const room = limit - taken - this.held.length + this.formingRoom;
-    // one batch may be read ahead (the next one fills while this one runs)
-    if (this.batchSize > 0 && taken <= this.concurrency) {
-      return Math.max(room, this.batchSize - this.held.length);
-    }
-    return room;
+    // A batch can fill from one read while a slot is free, and the next one fills while a
+    // batch runs; not with priorities in use (then a worker reads no more than its free slots,
+    // and a batch fills read by read through `formingRoom`).
+    const batchRead =
+      this.batchSize > 0 &&
+      this.lanes === 1 &&
+      (taken < this.concurrency || this.batchesRunning > 0);
+    return batchRead ? Math.max(room, this.batchSize - this.held.length) : room;
   }
 
   /**
@@ -199,6 +204,7 @@ export class FlowControl {
     this.claims = 0;
     this.forming = 0;
     this.formingRoom = 0;
+    this.batchesRunning = 0;
     this.held = [];
     this.heldRedelivered = 0;
     this.alone = false;

@@ -44,6 +44,11 @@ export interface TaskRunnerEnv {
 export class TaskRunner {
   constructor(private readonly env: TaskRunnerEnv) {}
 
+  /** Where executions' CONSUMER spans are made (a batch makes one per item too). */
+  get tracing(): DocketTracing {
+    return this.env.tracing;
+  }
+
   /**
    * Run the task; null when it was abandoned at shutdown (its message stays pending for
    * redelivery). `mayContinue` is false when `runAtMost` allows no further run of the key.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { Ctx, DocketTask, type TaskBatch, type TaskContext } from '../../lib/index.js';
-import { createDocket, deferred, places, useDocket, waitFor } from '../utils.js';
+import { createDocket, deferred, places, useDocket, waitFor, type TestDocket } from '../utils.js';
 
 @Injectable()
 class BatchTasks {
@@ -18,8 +18,8 @@ class BatchTasks {
     return batch.map((item) => item.args[0] * 2);
   }
 
-  /** Waits up to a second for a batch of up to 5 to fill. */
-  @DocketTask({ batch: { size: 5, lingerMs: 1_000 } })
+  /** Waits up to three seconds for a batch of up to 5 to fill. */
+  @DocketTask({ batch: { size: 5, lingerMs: 3_000 } })
   async gather(batch: TaskBatch<[string]>): Promise<void> {
     this.calls.push(batch.map((item) => item.key));
   }
@@ -65,6 +65,13 @@ class BatchTasks {
     await this.gate.promise;
   }
 
+  /** Batches of 100, waiting up to 200 ms to fill. */
+  @DocketTask({ batch: { size: 100, lingerMs: 200 } })
+  async hundred(batch: TaskBatch<[number]>): Promise<number[]> {
+    this.calls.push(batch.map((item) => item.key));
+    return batch.map((item) => item.args[0] + 1);
+  }
+
   /** One concurrency slot per value of the item's first argument's `customer`. */
   @DocketTask({ batch: { size: 10 }, concurrency: { max: 1, argument: '0.customer' } })
   async perCustomer(batch: TaskBatch<[{ customer: string }]>): Promise<void> {
@@ -87,7 +94,8 @@ class HangingBatch {
 
 @Injectable()
 class TakingOver {
-  @DocketTask({ name: 'handed', batch: { size: 10 } })
+  /** A redelivered item that waited for a batch to fill would wait a minute. */
+  @DocketTask({ name: 'handed', batch: { size: 10, lingerMs: 60_000 } })
   async handed(batch: TaskBatch<[string]>): Promise<void> {
     handed.calls.push(batch.map((item) => item.key));
   }
@@ -122,17 +130,60 @@ describe('batch tasks', { timeout: 60_000 }, () => {
     }
   });
 
+  it('of 100 fill from what is due and flush the rest once lingerMs is over', async (t) => {
+    const docket = await useDocket(t, [BatchTasks], {
+      worker: { autoStart: true, minimumCheckInterval: 50 },
+    });
+    const tasks = docket.module.get(BatchTasks);
+    const items = await docket.client.addMany(
+      BatchTasks.prototype.hundred,
+      Array.from({ length: 250 }, (_, i) => [i] as [number]),
+    );
+    const results = await Promise.all(items.map((item) => item.result({ timeout: 10_000 })));
+    assert.deepEqual(
+      results,
+      items.map((_, i) => i + 1),
+    );
+    assert.deepEqual(
+      tasks.calls.map((keys) => keys.length),
+      [100, 100, 50],
+    );
+  });
+
+  it('wait while their task is paused, then run as one batch', async (t) => {
+    const docket = await useDocket(t, [BatchTasks], {
+      worker: { autoStart: true, minimumCheckInterval: 50 },
+    });
+    const tasks = docket.module.get(BatchTasks);
+    await docket.client.pause('double');
+    const items = await docket.client.addMany(BatchTasks.prototype.double, [[1], [2], [3]]);
+    const explained = await items[0].explain();
+    assert.equal(explained.reason, 'paused');
+    assert.deepEqual(tasks.calls, []);
+    await docket.client.resume('double');
+    assert.deepEqual(
+      await Promise.all(items.map((item) => item.result({ timeout: 10_000 }))),
+      [2, 4, 6],
+    );
+    assert.deepEqual(tasks.calls, [items.map((item) => item.key)]);
+  });
+
   it('wait up to `lingerMs` for a batch to fill, and a full batch does not wait', async (t) => {
     const docket = await useDocket(t, [BatchTasks], {
       worker: { autoStart: true, minimumCheckInterval: 50 },
     });
     const tasks = docket.module.get(BatchTasks);
     const first = await docket.client.add(BatchTasks.prototype.gather, { key: 'g1' })('1');
-    await docket.client.add(BatchTasks.prototype.gather, { key: 'g2' })('2');
-    const last = await docket.client.add(BatchTasks.prototype.gather, { key: 'g3' })('3');
-    await last.result({ timeout: 10_000 });
-    await first.result({ timeout: 1_000 });
-    assert.deepEqual(tasks.calls, [['g1', 'g2', 'g3']], 'one call for the three');
+    // the worker read the first one, and its batch waits for more
+    await waitFor(async () => (await places(docket)).running === 1, 'the worker to read it');
+    const later = await docket.client.addMany(BatchTasks.prototype.gather, [['2'], ['3']]);
+    await first.result({ timeout: 15_000 });
+    for (const item of later) await item.result({ timeout: 1_000 });
+    assert.deepEqual(
+      tasks.calls,
+      [['g1', ...later.map((item) => item.key)]],
+      'one call for the three',
+    );
 
     tasks.calls = [];
     const started = Date.now();
@@ -312,3 +363,19 @@ describe('batch tasks', { timeout: 60_000 }, () => {
     }
   });
 });
+
+// Compiled, never run: producers add one item with the item's argument types, and an item's
+// result() is typed as one element of what the handler returns.
+export async function typedItems(docket: TestDocket): Promise<void> {
+  const item = await docket.client.add(BatchTasks.prototype.double)(1);
+  const doubled: number | undefined = await item.result();
+  // @ts-expect-error an item's argument is a number
+  await docket.client.add(BatchTasks.prototype.double)('1');
+  // @ts-expect-error the batch itself is not an argument
+  await docket.client.add(BatchTasks.prototype.double)([]);
+  const none: undefined = await (
+    await docket.client.add(BatchTasks.prototype.gather)('x')
+  ).result();
+  await docket.client.addMany(BatchTasks.prototype.perCustomer, [[{ customer: 'c' }]]);
+  void [doubled, none];
+}

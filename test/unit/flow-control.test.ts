@@ -37,6 +37,43 @@ describe('FlowControl', () => {
     assert.equal(flow.room(), 10);
   });
 
+  it('reads a batch of messages for a batch task only while a slot is free or a batch runs', () => {
+    const flow = new FlowControl(1);
+    flow.batchSize = 100;
+    assert.equal(flow.room(), 100, 'a free slot: a batch can fill from one read');
+    flow.started(); // a plain task takes the one slot
+    assert.equal(flow.room(), 0, 'no free slot and no batch running: nothing more is read');
+    flow.batchesRunning = 1;
+    assert.equal(flow.room(), 100, 'while a batch runs, the next one is read');
+    flow.hold(entries(30), false);
+    assert.equal(flow.room(), 70);
+    flow.lanes = 2;
+    assert.ok(flow.room() <= 0, 'with priorities in use, no more than the free slots');
+  });
+
+  it('lets the items of a batch being formed in without a slot of their own', () => {
+    const flow = new FlowControl(1);
+    flow.batchSize = 3;
+    flow.hold(entries(4), false);
+    assert.deepEqual(flow.nextClaim()?.length, 1);
+    flow.batchOpened(); // the first item opened a batch, which takes the slot
+    flow.formingRoom = 2;
+    assert.equal(flow.nextClaim(), undefined, 'no slot for a message that does not join');
+    assert.deepEqual(
+      flow.nextClaim(() => true)?.map(({ entry }) => entry[0]),
+      ['1-0'],
+      'one that joins goes in',
+    );
+    assert.equal(flow.settled(), false, 'a batch being formed is not settled');
+    flow.batchClosed();
+    flow.claimSent(1);
+    assert.equal(
+      flow.nextClaim(() => false),
+      undefined,
+      'the batch claim holds the slot',
+    );
+  });
+
   it('claims the held messages into the free slots, in order', () => {
     const flow = new FlowControl(3);
     flow.hold(entries(5), false);
