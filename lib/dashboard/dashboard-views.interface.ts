@@ -163,6 +163,11 @@ export interface StrikeView {
   operator: string;
   /** The value as the CLI writes it (`"text"`, `42`, an ISO date), or null for a task strike. */
   value: string | null;
+  /**
+   * The type of the value, as its prefix in the strike form and the CLI (`int`, `float`,
+   * `bool`, `date`, `str`, `json`), or null for a task strike.
+   */
+  type: string | null;
 }
 
 /** What is known of an execution's dead letter (its last attempt failed, or it could not run). */

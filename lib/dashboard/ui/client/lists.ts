@@ -139,7 +139,12 @@ export function renderStrikes(items: StrikeView[]): void {
         h('td', null, s.task || 'any task'),
         mono(s.parameter || '—'),
         mono(s.parameter ? s.operator : ''),
-        mono(s.value === null ? '' : s.value),
+        h(
+          'td',
+          { class: 'mono strike-value' },
+          s.value === null ? '' : s.value,
+          s.type ? h('span', { class: 'pill type', title: `typed as ${s.type}:…` }, s.type) : null,
+        ),
         actionCell(
           button('Restore', 'restore', s.id, async () => {
             if (await act('restore', { id: s.id })) toast('Restored');
