@@ -11,6 +11,7 @@ export {
   type DocketConfiguration,
   type StrikeInEffect,
 } from './inspection/docket-inspector.js';
+export type { LiveWorker } from './inspection/live-worker.interface.js';
 export { docketOptionsFromEnvironment } from './config/environment.js';
 export { taskNameOf } from './explorer/task-name.js';
 export * from './config/index.js';

@@ -40,6 +40,16 @@ export interface WorkerView {
   lastSeen: string | null;
   tasks: string[];
   /**
+   * What the worker told about itself when it registered; each null when it did not (a
+   * worker of an older version): its host name, process id, start (its uptime runs from it),
+   * nestjs-docket version, and how many tasks it runs at once at most.
+   */
+  host: string | null;
+  pid: number | null;
+  startedAt: string | null;
+  version: string | null;
+  concurrency: number | null;
+  /**
    * What it runs now (`api/workers` only; not in the overview): its busy slots, from the
    * running tasks the docket lists.
    */

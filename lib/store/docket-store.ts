@@ -18,8 +18,10 @@ import type {
   DeadLetterRecord,
 } from './read-records.js';
 import type { TaskListFilter } from './scripts/list.script.js';
+import type { WorkerAbout } from './worker-about.js';
 
 export type { TaskListFilter } from './scripts/list.script.js';
+export type { WorkerAbout } from './worker-about.js';
 
 /**
  * The seam between the engine and its storage: every docket operation the producer, the
@@ -302,7 +304,7 @@ export interface WorkerStore {
   beat(
     worker: string,
     now: number,
-    registry?: { tasks: string[]; window: number; lifetime: number },
+    registry?: { tasks: string[]; window: number; lifetime: number; about?: WorkerAbout },
   ): Promise<number>;
   unregister(worker: string): Promise<void>;
   /** Remove `worker`'s consumer from the group when nothing of it is pending. */

@@ -61,6 +61,7 @@ import {
   SCHEDULE_MANY,
 } from './scripts/schedule.script.js';
 import { STRIKE } from './scripts/strike.script.js';
+import type { WorkerAbout } from './worker-about.js';
 import {
   FORGET_CONSUMER,
   BEAT,
@@ -232,7 +233,7 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
   beat(
     worker: string,
     now: number,
-    registry?: { tasks: string[]; window: number; lifetime: number },
+    registry?: { tasks: string[]; window: number; lifetime: number; about?: WorkerAbout },
   ): Promise<number> {
     // the beats between registry writes are a tiny script: an idle worker costs next to nothing
     return registry

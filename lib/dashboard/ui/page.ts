@@ -171,7 +171,7 @@ export function renderPage(options: ResolvedDashboardOptions, url: string, key?:
   <div id="task-detail" aria-live="polite"></div>
 </section>
 <section data-section="workers" hidden>
-  <table id="workers"><thead><tr><th>Worker</th><th>Last heartbeat</th><th>Busy</th><th>Running now</th><th>Tasks</th></tr></thead><tbody></tbody></table>
+  <table id="workers"><thead><tr><th>Worker</th><th>Host</th><th>PID</th><th>Version</th><th>Uptime</th><th>Last heartbeat</th><th title="tasks it runs now / how many it runs at once">Busy</th><th>Running now</th><th>Tasks</th></tr></thead><tbody></tbody></table>
   <p class="empty">No live worker.</p>
 </section>
 </main>

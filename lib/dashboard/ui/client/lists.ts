@@ -196,8 +196,22 @@ export function renderWorkers(target: HTMLTableElement, workers: WorkerView[]): 
         'tr',
         null,
         mono(w.name),
+        ...(w.running
+          ? [
+              h('td', { class: 'host' }, w.host ?? '—'),
+              h('td', { class: 'pid mono' }, w.pid ?? '—'),
+              h('td', { class: 'version mono' }, w.version ?? '—'),
+              h('td', { class: 'uptime' }, w.startedAt ? time(w.startedAt, 'since') : '—'),
+            ]
+          : []),
         h('td', { class: 'last-seen' }, time(w.lastSeen)),
-        w.running ? h('td', { class: 'busy' }, String(w.running.length)) : null,
+        w.running
+          ? h(
+              'td',
+              { class: 'busy', title: 'tasks it runs now / how many it runs at once' },
+              `${w.running.length} / ${w.concurrency ?? '—'}`,
+            )
+          : null,
         w.running
           ? h(
               'td',
