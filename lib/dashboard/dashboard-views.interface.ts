@@ -151,6 +151,8 @@ export interface FailureView {
 }
 
 export interface DeadLetterView {
+  /** Its id in the dead-letter stream: names it for the bulk actions (`ids`). */
+  id: string;
   key: string;
   taskName: string;
   args: string | null;
@@ -241,4 +243,20 @@ export interface PageView<T> {
   offset: number;
   limit: number;
   items: T[];
+}
+
+/**
+ * What a bulk action did (`api/bulk`): how many items it touched (cancelled, retried, deleted)
+ * and how many it skipped, by reason: `finished` (the task had already ended), `not_found` (no
+ * such task), `invalid_key`, `gone` (no such dead letter any more), `unreadable` (a dead letter
+ * without key or task, or whose arguments do not decode), `live` (its key is live again).
+ */
+export interface BulkView {
+  action: 'cancel' | 'retry' | 'purge';
+  touched: number;
+  skipped: number;
+  reasons: Record<string, number>;
+  /** Over a filter: whether items of it are left; send `cursor` back to go on. */
+  more: boolean;
+  cursor: string | null;
 }
