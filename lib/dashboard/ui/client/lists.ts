@@ -98,7 +98,8 @@ export function renderDeadLetters(data: PageView<DeadLetterView>, picks: Selecti
   fill(
     table('#dead-letters'),
     data.items,
-    (d) => d.id,
+    // the row's key names the letter for people and tests; its checkbox carries the id
+    (d) => `${d.key}@${d.deadAt}`,
     (d) =>
       h(
         'tr',
