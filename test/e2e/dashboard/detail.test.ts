@@ -168,6 +168,11 @@ describe('task detail page (Express)', { skip }, () => {
     assert.match(await suite.text(page, '#workers td.version'), /^\d+\.\d+\.\d+/);
     assert.notEqual(await suite.text(page, '#workers td.host'), '—');
     assert.match(await suite.text(page, '#workers td.uptime'), /^\d+s$|^\d+m \d+s$/);
+    // the screenshot (docs/) shows a made-up host name, not the name of the machine it ran on
+    await page.evaluate(() => {
+      for (const cell of document.querySelectorAll('#workers td.host')) cell.textContent = 'app-1';
+    });
+    await page.screenshot({ path: screenshotPath('dashboard-workers.png') });
     await page.click(link);
     await page.waitForSelector('#task-state.running');
     controls.release(key);
