@@ -30,6 +30,6 @@ import { DocketWorker } from './worker.service.js';
     BuiltinTasks,
     DocketHealthIndicator,
   ],
-  exports: [DocketClient, DocketWorker, DocketInspector, DocketHealthIndicator],
+  exports: [DocketClient, DocketWorker, DocketInspector, DeadLetters, DocketHealthIndicator],
 })
 export class DocketModule extends DocketConfigurableModule {}

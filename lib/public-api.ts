@@ -11,6 +11,13 @@ export {
   type DocketConfiguration,
   type StrikeInEffect,
 } from './inspection/docket-inspector.js';
+export type { LiveWorker } from './inspection/live-worker.interface.js';
+export {
+  DeadLetters,
+  type DeadLetterEntry,
+  type DeadLetterRetry,
+  type DeadLetterScan,
+} from './inspection/dead-letters.js';
 export { docketOptionsFromEnvironment } from './config/environment.js';
 export { taskNameOf } from './explorer/task-name.js';
 export * from './config/index.js';

@@ -6,7 +6,12 @@ import {
   Optional,
 } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { DocketClient, DocketConfigurationError, DocketInspector } from '../public-api.js';
+import {
+  DeadLetters,
+  DocketClient,
+  DocketConfigurationError,
+  DocketInspector,
+} from '../public-api.js';
 import { DOCKET_DASHBOARD_OPTIONS } from './dashboard.constants.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
 
@@ -21,21 +26,25 @@ export class DashboardDocket implements OnModuleInit, OnModuleDestroy {
   closing = false;
   private docketClient?: DocketClient;
   private docketInspector?: DocketInspector;
+  private docketDeadLetters?: DeadLetters;
 
   constructor(
     private readonly moduleRef: ModuleRef,
     @Inject(DOCKET_DASHBOARD_OPTIONS) private readonly options: ResolvedDashboardOptions,
     @Optional() client?: DocketClient,
     @Optional() inspector?: DocketInspector,
+    @Optional() deadLetters?: DeadLetters,
   ) {
     this.docketClient = client;
     this.docketInspector = inspector;
+    this.docketDeadLetters = deadLetters;
   }
 
   onModuleInit(): void {
     this.docketClient ??= this.find(DocketClient);
     this.docketInspector ??= this.find(DocketInspector);
-    if (!this.docketClient || !this.docketInspector) {
+    this.docketDeadLetters ??= this.find(DeadLetters);
+    if (!this.docketClient || !this.docketInspector || !this.docketDeadLetters) {
       throw new DocketConfigurationError(
         'DocketDashboardModule: no DocketModule in this application; import ' +
           'DocketModule.forRoot({ ... }) next to DocketDashboardModule.forRoot({ ... }).',
@@ -69,5 +78,9 @@ export class DashboardDocket implements OnModuleInit, OnModuleDestroy {
 
   get inspector(): DocketInspector {
     return this.docketInspector!;
+  }
+
+  get deadLetters(): DeadLetters {
+    return this.docketDeadLetters!;
   }
 }

@@ -5,7 +5,7 @@ import { DashboardDocket } from './dashboard-docket.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
 import type { DeadLetterView, PageView, TaskRowView } from './dashboard-views.interface.js';
 import { DOCKET_DASHBOARD_OPTIONS } from './dashboard.constants.js';
-import { previewArgs } from './preview.js';
+import { deadLetterFilter } from './dead-letter-filter.js';
 import { deadLetterView, waitingView } from './row-views.js';
 
 /** The query of a list page: `?state=&task=&q=&offset=&limit=`. */
@@ -18,7 +18,7 @@ export interface ListQuery {
 }
 
 /** The states of `?state=`: one, `waiting` (queued and scheduled, the default) or `all`. */
-const STATES: Record<string, LiveState[]> = {
+export const STATES: Record<string, LiveState[]> = {
   waiting: ['queued', 'scheduled'],
   all: ['running', 'queued', 'scheduled'],
   running: ['running'],
@@ -30,7 +30,7 @@ const STATES: Record<string, LiveState[]> = {
 export const PAGE_SIZE = 50;
 const MAX_PAGE = 500;
 
-function text(value: unknown, name: string): string | undefined {
+export function text(value: unknown, name: string): string | undefined {
   if (value === undefined || value === '') return undefined;
   if (typeof value !== 'string') throw new BadRequestException(`give "${name}" once, as text`);
   return value.trim() || undefined;
@@ -93,18 +93,11 @@ export class DashboardListsService {
   /** A page of the dead letters (newest first) that pass the task filter and the search. */
   async deadLetters(query: ListQuery): Promise<PageView<DeadLetterView>> {
     const { offset, limit } = this.page(query);
-    const task = text(query.task, 'task');
-    const search = text(query.q, 'q')?.toLowerCase();
-    const letters = (await this.docket.client.deadLetters()).reverse().filter((letter) => {
-      if (task !== undefined && letter.taskName !== task) return false;
-      if (search === undefined) return true;
-      return (
-        letter.key.toLowerCase().startsWith(search) ||
-        letter.taskName.toLowerCase().includes(search) ||
-        letter.error.toLowerCase().includes(search) ||
-        (this.options.showArguments && previewArgs(letter.args).toLowerCase().includes(search))
-      );
-    });
+    const passes = deadLetterFilter(
+      { task: text(query.task, 'task'), q: text(query.q, 'q') },
+      this.options.showArguments,
+    );
+    const letters = (await this.docket.deadLetters.entries()).reverse().filter(passes);
     return {
       total: letters.length,
       offset,

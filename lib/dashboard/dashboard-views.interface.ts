@@ -40,6 +40,16 @@ export interface WorkerView {
   lastSeen: string | null;
   tasks: string[];
   /**
+   * What the worker told about itself when it registered; each null when it did not (a
+   * worker of an older version): its host name, process id, start (its uptime runs from it),
+   * nestjs-docket version, and how many tasks it runs at once at most.
+   */
+  host: string | null;
+  pid: number | null;
+  startedAt: string | null;
+  version: string | null;
+  concurrency: number | null;
+  /**
    * What it runs now (`api/workers` only; not in the overview): its busy slots, from the
    * running tasks the docket lists.
    */
@@ -141,6 +151,8 @@ export interface FailureView {
 }
 
 export interface DeadLetterView {
+  /** Its id in the dead-letter stream: names it for the bulk actions (`ids`). */
+  id: string;
   key: string;
   taskName: string;
   args: string | null;
@@ -163,6 +175,11 @@ export interface StrikeView {
   operator: string;
   /** The value as the CLI writes it (`"text"`, `42`, an ISO date), or null for a task strike. */
   value: string | null;
+  /**
+   * The type of the value, as its prefix in the strike form and the CLI (`int`, `float`,
+   * `bool`, `date`, `str`, `json`), or null for a task strike.
+   */
+  type: string | null;
 }
 
 /** What is known of an execution's dead letter (its last attempt failed, or it could not run). */
@@ -226,4 +243,20 @@ export interface PageView<T> {
   offset: number;
   limit: number;
   items: T[];
+}
+
+/**
+ * What a bulk action did (`api/bulk`): how many items it touched (cancelled, retried, deleted)
+ * and how many it skipped, by reason: `finished` (the task had already ended), `not_found` (no
+ * such task), `invalid_key`, `gone` (no such dead letter any more), `unreadable` (a dead letter
+ * without key or task, or whose arguments do not decode), `live` (its key is live again).
+ */
+export interface BulkView {
+  action: 'cancel' | 'retry' | 'purge';
+  touched: number;
+  skipped: number;
+  reasons: Record<string, number>;
+  /** Over a filter: whether items of it are left; send `cursor` back to go on. */
+  more: boolean;
+  cursor: string | null;
 }

@@ -18,8 +18,10 @@ import type { ResolvedDashboardOptions } from './dashboard-options.interface.js'
 import { DashboardService } from './dashboard.service.js';
 import { DashboardTaskService } from './dashboard-task.service.js';
 import { DashboardListsService, type ListQuery } from './dashboard-lists.service.js';
+import { DashboardBulkService } from './dashboard-bulk.service.js';
 import { unlessRedisIsDown } from './redis-down.js';
 import type {
+  BulkView,
   ExplanationView,
   FailuresView,
   OverviewView,
@@ -69,6 +71,7 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
       private readonly dashboard: DashboardService,
       private readonly tasks: DashboardTaskService,
       private readonly lists: DashboardListsService,
+      private readonly bulkActions: DashboardBulkService,
     ) {}
 
     @Get()
@@ -203,6 +206,16 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
     @Act()
     retryTask(@Body() body: Json = {}): Promise<{ key: string; retried: number }> {
       return unlessRedisIsDown(() => this.tasks.retry(body.key));
+    }
+
+    /**
+     * Cancel live tasks, retry or purge dead letters: a selection (`keys`, `ids`) or a list's
+     * `filter`, a bounded piece per request (see DashboardBulkService).
+     */
+    @Post('api/bulk')
+    @Act()
+    bulk(@Body() body: unknown = {}): Promise<BulkView> {
+      return unlessRedisIsDown(() => this.bulkActions.run(body));
     }
 
     @Post('api/strike')

@@ -6,7 +6,7 @@ import {
   NotFoundException,
   type OnModuleInit,
 } from '@nestjs/common';
-import type { StrikeCondition, StrikeOperator, WorkerInfo } from '../public-api.js';
+import type { LiveWorker, StrikeCondition, StrikeOperator } from '../public-api.js';
 import { isoOrNull } from '../util/dates.js';
 import { InvalidValueError, parseTypedValue } from '../util/typed-value.js';
 import { DOCKET_DASHBOARD_OPTIONS, SCHEDULED_LIMIT } from './dashboard.constants.js';
@@ -75,12 +75,15 @@ export class DashboardService implements OnModuleInit {
   }
 
   async workers(): Promise<WorkerView[]> {
-    return (await this.docket.client.workers()).map(workerView);
+    return (await this.docket.inspector.workers()).map(workerView);
   }
 
   /** The live workers and what each runs now (from the running tasks a snapshot lists). */
   async workersRunning(): Promise<WorkerView[]> {
-    const { workers, running } = await this.docket.client.snapshot();
+    const [workers, { running }] = await Promise.all([
+      this.docket.inspector.workers(),
+      this.docket.client.snapshot(),
+    ]);
     return workers.map((worker) => ({
       ...workerView(worker),
       running: running
@@ -202,8 +205,17 @@ export class DashboardService implements OnModuleInit {
   }
 }
 
-function workerView(worker: WorkerInfo): WorkerView {
-  return { name: worker.name, lastSeen: isoOrNull(worker.lastSeen), tasks: worker.tasks };
+function workerView(worker: LiveWorker): WorkerView {
+  return {
+    name: worker.name,
+    lastSeen: isoOrNull(worker.lastSeen),
+    tasks: worker.tasks,
+    host: worker.host,
+    pid: worker.pid,
+    startedAt: isoOrNull(worker.startedAt),
+    version: worker.version,
+    concurrency: worker.concurrency,
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import { DashboardSampler } from './dashboard-sampler.js';
 import { DashboardService } from './dashboard.service.js';
 import { DashboardTaskService } from './dashboard-task.service.js';
 import { DashboardListsService } from './dashboard-lists.service.js';
+import { DashboardBulkService } from './dashboard-bulk.service.js';
 
 /**
  * A web dashboard of the application's docket, mounted under `path` in its HTTP server
@@ -33,6 +34,7 @@ export class DocketDashboardModule {
         DashboardService,
         DashboardTaskService,
         DashboardListsService,
+        DashboardBulkService,
         DashboardActionGuard,
         DashboardClosingGuard,
       ],

@@ -1,4 +1,4 @@
-import type { DeadLetter } from '../public-api.js';
+import type { DeadLetterEntry } from '../public-api.js';
 import { isoOrNull } from '../util/dates.js';
 import type { DeadLetterView } from './dashboard-views.interface.js';
 import { previewArgs } from './preview.js';
@@ -41,8 +41,9 @@ export function waitingView<S extends string>(
 }
 
 /** A dead letter as the lists show it (`api/failures`, `api/dead-letters`). */
-export function deadLetterView(letter: DeadLetter, show: boolean): DeadLetterView {
+export function deadLetterView(letter: DeadLetterEntry, show: boolean): DeadLetterView {
   return {
+    id: letter.id,
     key: letter.key,
     taskName: letter.taskName,
     args: argsView(show, letter.args),

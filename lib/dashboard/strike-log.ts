@@ -1,5 +1,5 @@
 import type { DocketInspector, StrikeCondition } from '../public-api.js';
-import { describeValue } from '../util/typed-value.js';
+import { describeValue, valueType } from '../util/typed-value.js';
 import type { StrikeView } from './dashboard-views.interface.js';
 
 /** The strikes in effect as the dashboard shows them (values typed as the CLI writes them). */
@@ -10,6 +10,7 @@ export async function strikeViews(inspector: DocketInspector): Promise<StrikeVie
     parameter: condition.parameter ?? null,
     operator: condition.operator ?? '==',
     value: condition.parameter ? describeValue(condition.value) : null,
+    type: condition.parameter ? valueType(condition.value) : null,
   }));
 }
 

@@ -2,24 +2,91 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DOCKET_STORE } from '../docket.tokens.js';
 import { decodeArgs } from '../execution/codec.js';
 import type { DeadLetter } from '../interfaces/snapshot.interface.js';
-import type { DocketStore } from '../store/docket-store.js';
+import type { DeadLetterRecord, DocketStore } from '../store/docket-store.js';
 import { decodeOrRaw } from './docket-inspector.js';
 
-/** The dead letters of a docket: list, retry, purge. */
+/** A dead letter with its id in the dead-letter stream, which names it for retry and delete. */
+export interface DeadLetterEntry extends DeadLetter {
+  id: string;
+}
+
+/**
+ * A piece of the dead letters read in order, and the id the next read goes on after (null:
+ * nothing is left up to the bound).
+ */
+export interface DeadLetterScan {
+  letters: DeadLetterEntry[];
+  next: string | null;
+}
+
+/**
+ * What `retryIds` did: the ids retried, and each other id with why it was not: `gone` (no such
+ * dead letter any more), `unreadable` (no key or task, or arguments that do not decode), `live`
+ * (its key is scheduled, queued or running again).
+ */
+export interface DeadLetterRetry {
+  retried: string[];
+  skipped: { id: string; reason: 'gone' | 'unreadable' | 'live' }[];
+}
+
+/** A stream id, `<ms>-<seq>`. */
+const STREAM_ID = /^\d+-\d+$/;
+
+function checkIds(ids: readonly string[], method: string): void {
+  for (const id of ids) {
+    if (typeof id !== 'string' || !STREAM_ID.test(id)) {
+      throw new TypeError(`${method}: ${JSON.stringify(id)} is not a dead letter id (<ms>-<seq>)`);
+    }
+  }
+}
+
+/**
+ * The dead letters of a docket: list, read in pieces, retry, delete, purge. Applications get
+ * it from Nest, like `DocketInspector`.
+ */
 @Injectable()
 export class DeadLetters {
+  /** @internal Nest injects the store. */
   constructor(@Inject(DOCKET_STORE) private readonly store: DocketStore) {}
 
   /** Messages that could not run and executions that failed their last attempt. */
   async list(): Promise<DeadLetter[]> {
-    return (await this.store.deadLetters()).map((letter) => ({
-      key: letter.key,
-      taskName: letter.taskName,
-      args: decodeOrRaw(letter.args),
-      error: letter.error,
-      attempt: letter.attempt,
-      deadAt: new Date(letter.deadAt),
-    }));
+    return (await this.entries()).map(({ id: _id, ...letter }) => letter);
+  }
+
+  /** Every dead letter with its id, oldest first (one read of the whole list). */
+  async entries(): Promise<DeadLetterEntry[]> {
+    return (await this.store.deadLetters()).map(entryOf);
+  }
+
+  /**
+   * At most `count` dead letters after the id `after` (null: from the oldest) up to the id
+   * `until` (included), oldest first, and the id to go on after (null once `until` is
+   * reached): a read in bounded pieces. A sweep takes `until` from `newestId()` when it
+   * starts, so that letters added meanwhile (a retried task that failed again) are not met.
+   */
+  async scan(after: string | null, until: string, count: number): Promise<DeadLetterScan> {
+    checkIds(after === null ? [until] : [after, until], 'scan');
+    if (!Number.isSafeInteger(count) || count < 1) {
+      throw new TypeError(`scan: count must be a whole number ≥ 1, got ${String(count)}`);
+    }
+    const records = await this.store.readDeadLetters(after ?? '0-0', until, count);
+    const last = records.at(-1)?.id;
+    return {
+      letters: records.map(entryOf),
+      next: records.length < count || last === until ? null : last!,
+    };
+  }
+
+  /** The id of the newest dead letter, or null when there is none. */
+  newestId(): Promise<string | null> {
+    return this.store.newestDeadLetterId();
+  }
+
+  /** The dead letter of each id, or null where there is none any more. */
+  async byIds(ids: readonly string[]): Promise<(DeadLetterEntry | null)[]> {
+    checkIds(ids, 'byIds');
+    return (await this.store.deadLettersById(ids)).map((record) => record && entryOf(record));
   }
 
   /**
@@ -31,15 +98,56 @@ export class DeadLetters {
     const letters = await this.store.deadLetters();
     const ids = letters
       .filter((letter) => typeof target !== 'string' || letter.key === target)
-      .filter((letter) => letter.key && letter.taskName && decodable(letter.args))
+      .filter(retryable)
       .map((letter) => letter.id);
     return (await this.store.retryDeadLetters(ids, Date.now())).length;
+  }
+
+  /** Retry the dead letters `ids` as `retry` does; says which were retried and why not. */
+  async retryIds(ids: readonly string[]): Promise<DeadLetterRetry> {
+    checkIds(ids, 'retryIds');
+    const unique = [...new Set(ids)];
+    const records = await this.store.deadLettersById(unique);
+    const skipped: DeadLetterRetry['skipped'] = [];
+    const wanted: string[] = [];
+    records.forEach((record, i) => {
+      if (record === null) skipped.push({ id: unique[i], reason: 'gone' });
+      else if (!retryable(record)) skipped.push({ id: unique[i], reason: 'unreadable' });
+      else wanted.push(record.id);
+    });
+    const retried = await this.store.retryDeadLetters(wanted, Date.now());
+    const done = new Set(retried);
+    for (const id of wanted) if (!done.has(id)) skipped.push({ id, reason: 'live' });
+    return { retried, skipped };
+  }
+
+  /** Delete the dead letters `ids`; returns how many of them there were. */
+  async delete(ids: readonly string[]): Promise<number> {
+    checkIds(ids, 'delete');
+    return this.store.deleteDeadLetters(ids);
   }
 
   /** Delete every dead letter; returns how many there were. */
   purge(): Promise<number> {
     return this.store.purgeDeadLetters();
   }
+}
+
+function entryOf(letter: DeadLetterRecord): DeadLetterEntry {
+  return {
+    id: letter.id,
+    key: letter.key,
+    taskName: letter.taskName,
+    args: decodeOrRaw(letter.args),
+    error: letter.error,
+    attempt: letter.attempt,
+    deadAt: new Date(letter.deadAt),
+  };
+}
+
+/** Whether a dead letter can be scheduled again: it names its key and task, and decodes. */
+function retryable(letter: DeadLetterRecord): boolean {
+  return Boolean(letter.key && letter.taskName && decodable(letter.args));
 }
 
 function decodable(text: string): boolean {

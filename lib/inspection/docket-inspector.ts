@@ -17,7 +17,6 @@ import type {
   FutureTask,
   RunningTask,
   TaskCounts,
-  WorkerInfo,
 } from '../interfaces/snapshot.interface.js';
 import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
 import type {
@@ -28,6 +27,7 @@ import type {
 } from '../interfaces/task-list.interface.js';
 import type { DocketStore, WorkerRecord } from '../store/docket-store.js';
 import { redactUrl } from '../store/redis-url.js';
+import type { LiveWorker } from './live-worker.interface.js';
 
 /** The options a docket runs with, defaults filled in (the URL without its password). */
 export interface DocketConfiguration {
@@ -240,13 +240,13 @@ export class DocketInspector {
     return this.store.docketNames();
   }
 
-  /** Workers whose heartbeat is recent. */
-  async workers(): Promise<WorkerInfo[]> {
+  /** Workers whose heartbeat is recent, with what each told about itself. */
+  async workers(): Promise<LiveWorker[]> {
     return (await this.store.liveWorkers(this.liveSince())).map(workerInfo);
   }
 
   /** Live workers that run `task`. */
-  async taskWorkers(task: string): Promise<WorkerInfo[]> {
+  async taskWorkers(task: string): Promise<LiveWorker[]> {
     return (await this.store.liveWorkers(this.liveSince(), task)).map(workerInfo);
   }
 
@@ -330,6 +330,15 @@ export class DocketInspector {
   }
 }
 
-function workerInfo(record: WorkerRecord): WorkerInfo {
-  return { name: record.name, lastSeen: new Date(record.lastSeen), tasks: record.tasks };
+function workerInfo({ name, lastSeen, tasks, about }: WorkerRecord): LiveWorker {
+  return {
+    name,
+    lastSeen: new Date(lastSeen),
+    tasks,
+    host: about.host,
+    pid: about.pid,
+    startedAt: about.startedAt === null ? null : new Date(about.startedAt),
+    version: about.version,
+    concurrency: about.concurrency,
+  };
 }

@@ -18,8 +18,10 @@ import type {
   DeadLetterRecord,
 } from './read-records.js';
 import type { TaskListFilter } from './scripts/list.script.js';
+import type { WorkerAbout } from './worker-about.js';
 
 export type { TaskListFilter } from './scripts/list.script.js';
+export type { WorkerAbout } from './worker-about.js';
 
 /**
  * The seam between the engine and its storage: every docket operation the producer, the
@@ -302,7 +304,7 @@ export interface WorkerStore {
   beat(
     worker: string,
     now: number,
-    registry?: { tasks: string[]; window: number; lifetime: number },
+    registry?: { tasks: string[]; window: number; lifetime: number; about?: WorkerAbout },
   ): Promise<number>;
   unregister(worker: string): Promise<void>;
   /** Remove `worker`'s consumer from the group when nothing of it is pending. */
@@ -360,6 +362,17 @@ export interface InspectionStore {
   retryDeadLetters(ids: readonly string[], now: number): Promise<string[]>;
   /** Delete every dead letter; returns how many there were. */
   purgeDeadLetters(): Promise<number>;
+  /**
+   * At most `count` dead letters after the id `after` ('0-0' = from the oldest) up to the id
+   * `until` (included), oldest first: a read of the dead letters in bounded pieces.
+   */
+  readDeadLetters(after: string, until: string, count: number): Promise<DeadLetterRecord[]>;
+  /** The id of the newest dead letter, or null when there is none. */
+  newestDeadLetterId(): Promise<string | null>;
+  /** The dead letter of each id, or null where there is none (retried, deleted, expired). */
+  deadLettersById(ids: readonly string[]): Promise<(DeadLetterRecord | null)[]>;
+  /** Delete the dead letters `ids`; returns how many of them there were. */
+  deleteDeadLetters(ids: readonly string[]): Promise<number>;
 }
 
 // -- channels ----------------------------------------------------------------------------

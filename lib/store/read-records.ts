@@ -1,5 +1,6 @@
 import type { ExecutionState, ExplanationReason } from '../interfaces/execution.interface.js';
 import type { DocketDepths } from '../interfaces/snapshot.interface.js';
+import type { WorkerAbout } from './worker-about.js';
 
 // The records the store reads back (see InspectionStore in docket-store.ts), as stored.
 
@@ -75,6 +76,8 @@ export interface WorkerRecord {
   name: string;
   lastSeen: number;
   tasks: string[];
+  /** What it told about itself; every field null for a worker that told nothing (older). */
+  about: WorkerAbout;
 }
 
 /** One entry of the dead-letter stream. */

@@ -61,6 +61,7 @@ import {
   SCHEDULE_MANY,
 } from './scripts/schedule.script.js';
 import { STRIKE } from './scripts/strike.script.js';
+import type { WorkerAbout } from './worker-about.js';
 import {
   FORGET_CONSUMER,
   BEAT,
@@ -232,7 +233,7 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
   beat(
     worker: string,
     now: number,
-    registry?: { tasks: string[]; window: number; lifetime: number },
+    registry?: { tasks: string[]; window: number; lifetime: number; about?: WorkerAbout },
   ): Promise<number> {
     // the beats between registry writes are a tiny script: an idle worker costs next to nothing
     return registry
@@ -367,6 +368,43 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
 
   purgeDeadLetters(): Promise<number> {
     return this.run(PURGE_DEAD, {});
+  }
+
+  async readDeadLetters(after: string, until: string, count: number): Promise<DeadLetterRecord[]> {
+    await this.ready();
+    const entries = (await this.command(
+      'xrange',
+      this.keys.dead,
+      `(${after}`,
+      until,
+      'COUNT',
+      Math.max(1, Math.floor(count)),
+    )) as StreamEntry[];
+    return entries.map(deadLetterEntry);
+  }
+
+  async newestDeadLetterId(): Promise<string | null> {
+    await this.ready();
+    const [newest] = (await this.command('xrevrange', this.keys.dead, '+', '-', 'COUNT', 1)) as [
+      StreamEntry?,
+    ];
+    return newest ? newest[0] : null;
+  }
+
+  async deadLettersById(ids: readonly string[]): Promise<(DeadLetterRecord | null)[]> {
+    if (ids.length === 0) return [];
+    await this.ready();
+    // one O(log N) range per id, sent together (the client pipelines them)
+    const found = await Promise.all(
+      ids.map((id) => this.command('xrange', this.keys.dead, id, id) as Promise<StreamEntry[]>),
+    );
+    return found.map((entries) => (entries[0] ? deadLetterEntry(entries[0]) : null));
+  }
+
+  async deleteDeadLetters(ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    await this.ready();
+    return Number(await this.command('xdel', this.keys.dead, ...ids));
   }
 
   // -- channels (docket-channels.ts) ----------------------------------------------------

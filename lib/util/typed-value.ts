@@ -103,3 +103,17 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
+
+/**
+ * The type prefix a strike value reads back with (`int`, `float`, `bool`, `date`, `str`,
+ * `json`): what `parseTypedValue` would need to give that value again. A number with no
+ * fraction reads as `int` (`float:2` and `int:2` store the same number).
+ */
+export function valueType(value: unknown): string {
+  if (typeof value === 'string') return 'str';
+  if (typeof value === 'bigint') return 'int';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  if (typeof value === 'boolean') return 'bool';
+  if (value instanceof Date) return 'date';
+  return 'json';
+}

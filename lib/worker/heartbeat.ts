@@ -1,4 +1,4 @@
-import type { DocketStore } from '../store/docket-store.js';
+import type { DocketStore, WorkerAbout } from '../store/docket-store.js';
 import { within } from '../util/time.js';
 
 /** Re-write the task registry every this many beats (it expires if Redis lost it). */
@@ -11,6 +11,8 @@ export interface HeartbeatEnv {
   heartbeatInterval: number;
   missedHeartbeats: number;
   tasks(): string[];
+  /** What the worker tells about itself (host, pid, start, version, concurrency). */
+  about: WorkerAbout;
   /** When the earliest future task is due, as each beat learns it. */
   nextDue(due: number): void;
   disrupted(error: unknown): void;
@@ -42,6 +44,7 @@ export class Heartbeat {
         this.beats % REGISTER_EVERY === 0
           ? {
               tasks: this.env.tasks(),
+              about: this.env.about,
               window: heartbeatInterval * missedHeartbeats,
               lifetime: heartbeatInterval * (REGISTER_EVERY + missedHeartbeats),
             }

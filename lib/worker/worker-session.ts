@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Logger } from '@nestjs/common';
 import type { StrikeSync } from '../behaviours/strike-sync.js';
 import type { ResolvedDocketOptions, ResolvedWorkerOptions } from '../config/resolve-options.js';
@@ -7,6 +8,7 @@ import type { DocketTracing } from '../observability/docket-tracing.js';
 import type { DocketClient } from '../producer/docket.client.js';
 import type { SchedulerService } from '../scheduler.service.js';
 import type { DeliveryReader, DocketStore } from '../store/docket-store.js';
+import { packageVersion } from '../util/package-version.js';
 import { sleep, within } from '../util/time.js';
 import { AutomaticTasks } from './automatic-tasks.js';
 import { CancelListener } from './cancel-listener.js';
@@ -130,6 +132,14 @@ export class WorkerSession {
       tasks: () => (worker.fallbackTask ? [...env.registry.names, '*'] : env.registry.names),
       // the scheduler finds due work even when nobody announced it (a foreign producer)
       nextDue: (due) => env.scheduler.notice(due),
+      // shown by the inspector and the dashboard's workers page
+      about: {
+        host: hostname(),
+        pid: process.pid,
+        startedAt: Date.now(),
+        version: packageVersion(),
+        concurrency: worker.concurrency,
+      },
       disrupted,
     });
     const leases = new LeaseKeeper({

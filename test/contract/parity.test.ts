@@ -325,8 +325,13 @@ async function runSequence(seed: number, steps: number): Promise<void> {
       } else if (op < 0.86) {
         const worker = pick(['w', 'v']);
         const tasks = next() < 0.5 ? ['task', 'other'] : [];
+        // what a worker tells about itself (an older worker tells nothing)
+        const about =
+          next() < 0.5
+            ? { host: 'h', pid: 7, startedAt: now, version: '1.0.0', concurrency: 3 }
+            : undefined;
         await both(`heartbeat ${worker}`, (_c, side) =>
-          script(side, HEARTBEAT, { worker, now, window: 10_000, lifetime: 60_000, tasks }),
+          script(side, HEARTBEAT, { worker, now, window: 10_000, lifetime: 60_000, tasks, about }),
         );
       } else if (op < 0.87) {
         const worker = pick(['w', 'v']);

@@ -49,6 +49,20 @@ function filterForm(name: string, search: string, extra = ''): string {
   </form>`;
 }
 
+/** The header cell that picks every row of a list's page (hidden on a read-only page). */
+const PICK_ALL =
+  '<th class="pick action"><input type="checkbox" class="pick-all" aria-label="select every row of this page"></th>';
+
+/**
+ * The bulk actions of a list: over the picked rows, or over all its filter matches; `actions`
+ * are [action, label of the picked rows' button, label of the filter's button].
+ */
+function bulkBar(name: string, actions: [string, string, string][]): string {
+  const button = (action: string, scope: string, label: string) =>
+    `<button type="button" class="danger" data-bulk="${action}" data-scope="${scope}" disabled>${label}</button>`;
+  return `<div class="toolbar bulk action" id="${name}-bulk"><span class="picked">0 selected</span>${actions.map(([action, picked]) => button(action, 'picked', picked)).join('')}<span class="sep"></span>${actions.map(([action, , all]) => button(action, 'filter', all)).join('')}</div>`;
+}
+
 /** The pager of a list: which rows of how many, and buttons to move. */
 function pager(name: string): string {
   const move = (page: string, label: string, title: string) =>
@@ -133,14 +147,19 @@ export function renderPage(options: ResolvedDashboardOptions, url: string, key?:
     <p class="hint" id="explain-times"></p>
   </div>
   ${filterForm('scheduled', options.showArguments ? 'key prefix, task or argument text' : 'key prefix or task', STATE_CHOICE)}
-  <table id="scheduled"><thead><tr><th>When</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>State</th><th class="act"></th></tr></thead><tbody></tbody></table>
+  ${bulkBar('scheduled', [['cancel', 'Cancel selected', 'Cancel all matching']])}
+  <table id="scheduled"><thead><tr>${PICK_ALL}<th>When</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>State</th><th class="act"></th></tr></thead><tbody></tbody></table>
   <p class="empty">No task here.</p>
   ${pager('scheduled')}
 </section>
 <section data-section="failures" hidden>
   <div class="panel"><h2>Dead letters <button type="button" class="action" id="retry-all" data-action="retry-all">Retry all</button></h2>
     ${filterForm('dead-letters', 'key prefix, task, error or argument text')}
-    <table id="dead-letters"><thead><tr><th>Dead since</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>Attempts</th><th>Error</th><th class="act"></th></tr></thead><tbody></tbody></table>
+    ${bulkBar('dead-letters', [
+      ['retry', 'Retry selected', 'Retry all matching'],
+      ['purge', 'Delete selected', 'Delete all matching'],
+    ])}
+    <table id="dead-letters"><thead><tr>${PICK_ALL}<th>Dead since</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>Attempts</th><th>Error</th><th class="act"></th></tr></thead><tbody></tbody></table>
     <p class="empty">No dead letters.</p>
     ${pager('dead-letters')}
   </div>
@@ -171,7 +190,7 @@ export function renderPage(options: ResolvedDashboardOptions, url: string, key?:
   <div id="task-detail" aria-live="polite"></div>
 </section>
 <section data-section="workers" hidden>
-  <table id="workers"><thead><tr><th>Worker</th><th>Last heartbeat</th><th>Busy</th><th>Running now</th><th>Tasks</th></tr></thead><tbody></tbody></table>
+  <table id="workers"><thead><tr><th>Worker</th><th>Host</th><th>PID</th><th>Version</th><th>Uptime</th><th>Last heartbeat</th><th title="tasks it runs now / how many it runs at once">Busy</th><th>Running now</th><th>Tasks</th></tr></thead><tbody></tbody></table>
   <p class="empty">No live worker.</p>
 </section>
 </main>

@@ -7,7 +7,9 @@
   KEYS[3] queue
   ARGV[1] worker name        ARGV[2] now (epoch ms)   ARGV[3] liveness window (ms)
   ARGV[4] key prefix         ARGV[5] lifetime of the task registry (ms)
-  ARGV[6..] task names: the task registry is (re)written (worker-tasks:<worker> and
+  ARGV[6] what the worker tells about itself (JSON text: host, pid, start, version,
+          concurrency), kept as worker-info:<worker>; '' = nothing (the key is left alone)
+  ARGV[7..] task names: the task registry is (re)written (worker-tasks:<worker> and
             task-workers:<task> for each task); the worker runs this script only every few
             beats (the beats between are a plain ZADD on `workers`), so the registry lives
             longer than the window: liveness comes from `workers`
@@ -21,9 +23,12 @@ local worker, now, window, prefix = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]
 local lifetime = tonumber(ARGV[5])
 redis.call('ZADD', KEYS[1], now, worker)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-if #ARGV > 5 then
+if ARGV[6] ~= '' then
+  redis.call('SET', prefix .. 'worker-info:' .. worker, ARGV[6], 'PX', lifetime)
+end
+if #ARGV > 6 then
   redis.call('DEL', KEYS[2])
-  for i = 6, #ARGV do
+  for i = 7, #ARGV do
     redis.call('SADD', KEYS[2], ARGV[i])
     local taskWorkers = prefix .. 'task-workers:' .. ARGV[i]
     redis.call('ZADD', taskWorkers, now, worker)

@@ -1,6 +1,6 @@
 #!lua flags=allow-oom
 --[[
-  unregister: remove a stopping worker from the registry.
+  unregister: remove a stopping worker from the registry (and what it told about itself).
 
   KEYS[1] workers            KEYS[2] worker-tasks:<worker>
   ARGV[1] worker name        ARGV[2] key prefix
@@ -13,4 +13,5 @@ for _, task in ipairs(tasks) do
 end
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('DEL', KEYS[2])
+redis.call('DEL', ARGV[2] .. 'worker-info:' .. ARGV[1])
 return 1

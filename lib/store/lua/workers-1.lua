@@ -6,7 +6,8 @@
   ARGV[1] key prefix         ARGV[2] live since (epoch ms)
   ARGV[3] task name ('' = every worker; else the members of task-workers:<task>)
 
-  Returns one { name, last seen, { task, … } } per worker seen since ARGV[2].
+  Returns one { name, last seen, { task, … }, about } per worker seen since ARGV[2]: `about`
+  is the JSON text of worker-info:<worker>, '' when there is none (an older worker).
 ]]
 local prefix, since = ARGV[1], tonumber(ARGV[2])
 local names = ARGV[3] == '' and redis.call('ZRANGE', KEYS[1], 0, -1)
@@ -15,7 +16,9 @@ local out = {}
 for _, name in ipairs(names) do
   local seen = tonumber(redis.call('ZSCORE', KEYS[1], name) or '0')
   if seen >= since then
-    out[#out + 1] = { name, tostring(seen), redis.call('SMEMBERS', prefix .. 'worker-tasks:' .. name) }
+    local tasks = redis.call('SMEMBERS', prefix .. 'worker-tasks:' .. name)
+    local about = redis.call('GET', prefix .. 'worker-info:' .. name) or ''
+    out[#out + 1] = { name, tostring(seen), tasks, about }
   end
 end
 return out

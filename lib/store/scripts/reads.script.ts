@@ -9,6 +9,7 @@ import type {
 import { fieldsToRecord } from '../fields.js';
 import { CONSUMER_GROUP } from '../keys.js';
 import { keysField, progressRecord, runRecord } from '../records.js';
+import { decodeWorkerAbout } from '../worker-about.js';
 import { defineScript } from './script.js';
 
 /** read-execution-2.lua: the record and progress of one execution. */
@@ -92,8 +93,13 @@ export const WORKERS = defineScript<{ since: number; task?: string }, WorkerReco
   keys: (k) => [k.workers],
   args: (k, { since, task }) => [k.prefix, since, task ?? ''],
   decode: (reply) =>
-    (reply as [string, string, string[]][])
-      .map(([name, seen, tasks]) => ({ name, lastSeen: Number(seen), tasks: [...tasks].sort() }))
+    (reply as [string, string, string[], string?][])
+      .map(([name, seen, tasks, about]) => ({
+        name,
+        lastSeen: Number(seen),
+        tasks: [...tasks].sort(),
+        about: decodeWorkerAbout(about),
+      }))
       .sort((a, b) => b.lastSeen - a.lastSeen),
 });
 

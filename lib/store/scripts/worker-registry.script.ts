@@ -1,6 +1,7 @@
 import { encodeAdmission } from '../admission.js';
 import type { LeaseRenewal, StartedTask } from '../docket-store.js';
 import { CONSUMER_GROUP } from '../keys.js';
+import { encodeWorkerAbout, type WorkerAbout } from '../worker-about.js';
 import { defineScript, type ScriptArg } from './script.js';
 
 /** The earliest due time a beat answers (Infinity: the queue is empty). */
@@ -8,13 +9,21 @@ const nextDue = (reply: unknown): number => (Number(reply) < 0 ? Infinity : Numb
 
 /** heartbeat-3.lua: a worker is alive, and (re)writes the tasks it runs. */
 export const HEARTBEAT = defineScript<
-  { worker: string; now: number; window: number; lifetime: number; tasks: readonly string[] },
+  {
+    worker: string;
+    now: number;
+    window: number;
+    lifetime: number;
+    tasks: readonly string[];
+    about?: WorkerAbout;
+  },
   number
 >({
   file: 'heartbeat-3',
   keys: (k, { worker }) => [k.workers, k.workerTasks(worker), k.queue],
-  args: (k, { worker, now, window, lifetime, tasks }) => [
+  args: (k, { worker, now, window, lifetime, tasks, about }) => [
     ...[worker, now, window, k.prefix, lifetime],
+    about ? encodeWorkerAbout(about) : '',
     ...tasks,
   ],
   decode: nextDue,

@@ -58,8 +58,8 @@ describe('dashboard JSON API (no arguments shown, no throughput)', () => {
     });
     assert.equal(struck.status, 200);
     assert.deepEqual(
-      struck.body.strikes.map((s: any) => [s.task, s.parameter, s.operator, s.value]),
-      [['quick', 'n', 'between', '[10,20]']],
+      struck.body.strikes.map((s: any) => [s.task, s.parameter, s.operator, s.value, s.type]),
+      [['quick', 'n', 'between', '[10,20]', 'json']],
     );
     assert.equal((await docket.client.add('quick')(15)).disposition, 'struck');
 
@@ -72,6 +72,24 @@ describe('dashboard JSON API (no arguments shown, no throughput)', () => {
     const restored = await call('POST', 'restore', { id: struck.body.strikes[0].id });
     assert.deepEqual(restored.body.strikes, []);
     assert.equal((await docket.client.add('quick')(15)).disposition, 'scheduled');
+  });
+
+  it('gives each strike value its type', async () => {
+    const given = ['int:1000', '1000', 'float:1.5', 'bool:true', 'date:2026-01-01T00:00:00Z'];
+    for (const value of given) {
+      assert.equal((await call('POST', 'strike', { parameter: 'n', value })).status, 200, value);
+    }
+    const { body } = await call('GET', 'strikes');
+    assert.deepEqual(body.map((s: any) => [s.value, s.type]).sort(), [
+      ['"1000"', 'str'],
+      ['1.5', 'float'],
+      ['1000', 'int'],
+      ['2026-01-01T00:00:00.000Z', 'date'],
+      ['true', 'bool'],
+    ]);
+    for (const strike of body) {
+      assert.equal((await call('POST', 'restore', { id: strike.id })).status, 200);
+    }
   });
 
   it('retries every dead letter, and wants a key to cancel', async () => {

@@ -188,9 +188,12 @@ describe('dashboard in a browser (Express)', { skip }, () => {
     await page.click('#strike-form button[type="submit"]');
     await page.waitForSelector('#strikes tbody tr');
     const cells = await page.$$eval('#strikes tbody tr td', (tds) =>
-      tds.slice(0, 4).map((td) => td.textContent),
+      tds.slice(0, 4).map((td) => td.firstChild?.textContent),
     );
     assert.deepEqual(cells, ['quick', 'n', '>', '10']);
+    // the value shows its type: int:10 is not the text "10"
+    const type = await page.textContent('#strikes tbody tr td.strike-value .pill.type');
+    assert.equal(type, 'int');
 
     assert.equal((await docket.client.add('quick')(11)).disposition, 'struck');
     assert.equal((await docket.client.add('quick')(3)).disposition, 'scheduled');

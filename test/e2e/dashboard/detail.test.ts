@@ -162,7 +162,17 @@ describe('task detail page (Express)', { skip }, () => {
     const page = await suite.visit('/docket#workers');
     const link = `#workers td.running-now a[href$="tasks/${key}"]`;
     await page.waitForSelector(link);
-    assert.equal(await suite.text(page, '#workers td.busy'), '1');
+    // busy of how many at once (the fixture's concurrency), and what the worker told of itself
+    assert.equal(await suite.text(page, '#workers td.busy'), '1 / 4');
+    assert.match(await suite.text(page, '#workers td.pid'), /^\d+$/);
+    assert.match(await suite.text(page, '#workers td.version'), /^\d+\.\d+\.\d+/);
+    assert.notEqual(await suite.text(page, '#workers td.host'), '—');
+    assert.match(await suite.text(page, '#workers td.uptime'), /^\d+s$|^\d+m \d+s$/);
+    // the screenshot (docs/) shows a made-up host name, not the name of the machine it ran on
+    await page.evaluate(() => {
+      for (const cell of document.querySelectorAll('#workers td.host')) cell.textContent = 'app-1';
+    });
+    await page.screenshot({ path: screenshotPath('dashboard-workers.png') });
     await page.click(link);
     await page.waitForSelector('#task-state.running');
     controls.release(key);

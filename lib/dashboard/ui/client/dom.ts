@@ -49,11 +49,18 @@ export function span(ms: number): string {
 function relative(node: HTMLTimeElement): void {
   const d = now() - Date.parse(node.dateTime);
   if (node.dataset.mode === 'until') node.textContent = d >= 0 ? 'due' : `in ${span(-d)}`;
+  else if (node.dataset.mode === 'since') node.textContent = span(Math.max(0, d));
   else node.textContent = d < 1000 ? 'just now' : `${span(d)} ago`;
 }
 
-/** A time, shown relative to now (`3m ago`, or `in 5s` with mode `until`), exact on hover. */
-export function time(iso: string | null | undefined, mode: 'ago' | 'until' = 'ago'): HTMLElement {
+/**
+ * A time, shown relative to now (`3m ago`; `in 5s` with mode `until`; how long since, `3m 5s`,
+ * with mode `since`), exact on hover.
+ */
+export function time(
+  iso: string | null | undefined,
+  mode: 'ago' | 'until' | 'since' = 'ago',
+): HTMLElement {
   if (!iso) return h('span', { title: 'not a valid date' }, '—');
   const node = h('time', {
     datetime: iso,

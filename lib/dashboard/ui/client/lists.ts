@@ -11,6 +11,7 @@ import type {
 import { act } from './api.js';
 import { READ_ONLY, actionCell, button, cancel, retry, setPaused } from './actions.js';
 import { $, argsCell, bar, fill, h, keyCell, keyLink, mono, time, toast } from './dom.js';
+import type { Selection } from './bulk.js';
 import { afterListDrawn, explain, explainedRow } from './explain.js';
 
 /** The tables of the views: each renders the API's answer into its rows. */
@@ -42,7 +43,10 @@ export function renderRunning(items: RunningView[]): void {
   );
 }
 
-export function renderScheduled(data: PageView<TaskRowView>): Promise<void> | null {
+export function renderScheduled(
+  data: PageView<TaskRowView>,
+  picks: Selection,
+): Promise<void> | null {
   const before = explainedRow();
   fill(
     table('#scheduled'),
@@ -52,6 +56,7 @@ export function renderScheduled(data: PageView<TaskRowView>): Promise<void> | nu
       h(
         'tr',
         null,
+        picks.cell(t.key),
         h('td', null, t.state === 'running' ? time(t.startedAt) : time(t.when, 'until')),
         h('td', null, h('strong', null, t.taskName)),
         keyCell(t.key),
@@ -85,18 +90,21 @@ export function renderScheduled(data: PageView<TaskRowView>): Promise<void> | nu
         actionCell(button('Cancel', 'cancel', t.key, () => cancel(t.key), true)),
       ),
   );
+  picks.rendered(data.items.map((t) => t.key));
   return afterListDrawn(before);
 }
 
-export function renderDeadLetters(data: PageView<DeadLetterView>): void {
+export function renderDeadLetters(data: PageView<DeadLetterView>, picks: Selection): void {
   fill(
     table('#dead-letters'),
     data.items,
+    // the row's key names the letter for people and tests; its checkbox carries the id
     (d) => `${d.key}@${d.deadAt}`,
     (d) =>
       h(
         'tr',
         null,
+        picks.cell(d.id),
         h('td', null, time(d.deadAt)),
         h('td', null, h('strong', null, d.taskName || '?')),
         keyCell(d.key),
@@ -106,6 +114,7 @@ export function renderDeadLetters(data: PageView<DeadLetterView>): void {
         actionCell(button('Retry', 'retry', d.key, () => retry({ key: d.key }))),
       ),
   );
+  picks.rendered(data.items.map((d) => d.id));
   $('#retry-all').hidden = READ_ONLY || data.total === 0;
 }
 
@@ -139,7 +148,12 @@ export function renderStrikes(items: StrikeView[]): void {
         h('td', null, s.task || 'any task'),
         mono(s.parameter || '—'),
         mono(s.parameter ? s.operator : ''),
-        mono(s.value === null ? '' : s.value),
+        h(
+          'td',
+          { class: 'mono strike-value' },
+          s.value === null ? '' : s.value,
+          s.type ? h('span', { class: 'pill type', title: `typed as ${s.type}:…` }, s.type) : null,
+        ),
         actionCell(
           button('Restore', 'restore', s.id, async () => {
             if (await act('restore', { id: s.id })) toast('Restored');
@@ -191,8 +205,22 @@ export function renderWorkers(target: HTMLTableElement, workers: WorkerView[]): 
         'tr',
         null,
         mono(w.name),
+        ...(w.running
+          ? [
+              h('td', { class: 'host' }, w.host ?? '—'),
+              h('td', { class: 'pid mono' }, w.pid ?? '—'),
+              h('td', { class: 'version mono' }, w.version ?? '—'),
+              h('td', { class: 'uptime' }, w.startedAt ? time(w.startedAt, 'since') : '—'),
+            ]
+          : []),
         h('td', { class: 'last-seen' }, time(w.lastSeen)),
-        w.running ? h('td', { class: 'busy' }, String(w.running.length)) : null,
+        w.running
+          ? h(
+              'td',
+              { class: 'busy', title: 'tasks it runs now / how many it runs at once' },
+              `${w.running.length} / ${w.concurrency ?? '—'}`,
+            )
+          : null,
         w.running
           ? h(
               'td',

@@ -9,6 +9,7 @@ import type {
 } from '../../dashboard-views.interface.js';
 import { act, get, onAction } from './api.js';
 import { READ_ONLY, retry, setPaused } from './actions.js';
+import { Selection } from './bulk.js';
 import { $, refreshTimes, toast } from './dom.js';
 import { loadDetail } from './detail.js';
 import { closeExplain } from './explain.js';
@@ -31,20 +32,22 @@ import { loadOverview, paused } from './overview.js';
 const REFRESH = Number(document.body.dataset.refresh) || 1500;
 const waiting = new ListControl('scheduled', () => void refresh());
 const dead = new ListControl('dead-letters', () => void refresh());
+const waitingPicks = new Selection('scheduled', 'keys', ['task', 'tasks'], waiting);
+const deadPicks = new Selection('dead-letters', 'ids', ['dead letter', 'dead letters'], dead);
 const LOADERS: Record<string, (() => Promise<unknown>) | null> = {
   overview: null,
   running: () => get<RunningView[]>('running').then(renderRunning),
   scheduled: () =>
     get<PageView<TaskRowView>>(`tasks?${waiting.query()}`).then((page) => {
       waiting.render(page);
-      return renderScheduled(page);
+      return renderScheduled(page, waitingPicks);
     }),
   failures: () =>
     Promise.all([
       get<FailuresView>('failures').then((f) => renderRecentFailures(f.recent)),
       get<PageView<DeadLetterView>>(`dead-letters?${dead.query()}`).then((page) => {
         dead.render(page);
-        renderDeadLetters(page);
+        renderDeadLetters(page, deadPicks);
       }),
     ]),
   strikes: () => get<StrikeView[]>('strikes').then(renderStrikes),

@@ -52,12 +52,23 @@ export class ListControl {
     this.changed();
   }
 
+  /** How many items pass the filter, as the last page said. */
+  get count(): number {
+    return this.total;
+  }
+
+  /** The filter's fields that are given (search, task, state). */
+  filter(): Record<string, string> {
+    const fields: Record<string, string> = {};
+    for (const [name, value] of new FormData($<HTMLFormElement>(`#${this.name}-filter`))) {
+      if (typeof value === 'string' && value.trim() !== '') fields[name] = value.trim();
+    }
+    return fields;
+  }
+
   /** The query of the current page: the filter's fields, `offset` and `limit`. */
   query(): string {
-    const params = new URLSearchParams();
-    for (const [name, value] of new FormData($<HTMLFormElement>(`#${this.name}-filter`))) {
-      if (typeof value === 'string' && value.trim() !== '') params.set(name, value.trim());
-    }
+    const params = new URLSearchParams(this.filter());
     params.set('offset', String(this.offset));
     params.set('limit', String(LIMIT));
     return params.toString();
