@@ -9,6 +9,7 @@ import {
   DocketTask,
   DocketWorker,
   type DocketModuleOptions,
+  type TaskBatch,
 } from '../lib/index.js';
 import type { Consumer, Payload, Producer, Side, SideOptions } from './side.js';
 
@@ -23,8 +24,19 @@ class BenchTasks {
   }
 }
 
-function rootModule(options: DocketModuleOptions, withTasks: boolean): Type {
-  @Module({ imports: [DocketModule.forRoot(options)], providers: withTasks ? [BenchTasks] : [] })
+/** The same no-op task taking batches of up to BATCH items. */
+const BATCH = 100;
+
+@Injectable()
+class BatchBenchTasks {
+  @DocketTask({ name: 'noop', batch: { size: BATCH } })
+  noop(batch: TaskBatch<[Payload]>): void {
+    for (const item of batch) hook.onTask(item.args[0]);
+  }
+}
+
+function rootModule(options: DocketModuleOptions, tasks: Type | undefined): Type {
+  @Module({ imports: [DocketModule.forRoot(options)], providers: tasks ? [tasks] : [] })
   class DocketBenchModule {}
   return DocketBenchModule;
 }
@@ -54,7 +66,7 @@ export const docketSide: Side = {
   version: version(),
 
   async producer(options: SideOptions): Promise<Producer> {
-    const app = await boot(rootModule({ ...moduleOptions(options), worker: false }, false));
+    const app = await boot(rootModule({ ...moduleOptions(options), worker: false }, undefined));
     const client = app.get(DocketClient);
     const raw = new Redis(options.url);
     const stream = `{${options.queue}}:stream`;
@@ -97,8 +109,12 @@ export const docketSide: Side = {
     onTask: (payload: Payload) => void,
   ): Promise<Consumer> {
     hook.onTask = onTask;
+    if (options.batch !== undefined && options.batch !== BATCH) {
+      throw new Error(`the docket bench's batch task takes batches of ${BATCH}`);
+    }
+    const tasks = options.batch ? BatchBenchTasks : BenchTasks;
     const app = await boot(
-      rootModule({ ...moduleOptions(options), worker: { concurrency, autoStart: false } }, true),
+      rootModule({ ...moduleOptions(options), worker: { concurrency, autoStart: false } }, tasks),
     );
     const worker = app.get(DocketWorker);
     return {

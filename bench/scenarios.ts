@@ -148,6 +148,7 @@ async function processing(
   processes: number,
   concurrency: number,
   fireAndForget: boolean,
+  batch?: number,
 ): Promise<{
   throughput: number;
   rssMax: number;
@@ -162,7 +163,7 @@ async function processing(
     const reportEvery = processes === 1 ? n : REPORT_EVERY;
     const booting = spawnWorkers(
       processes,
-      spec(ctx, run, concurrency, { fireAndForget, reportEvery }),
+      spec(ctx, run, concurrency, { fireAndForget, reportEvery, batch }),
       ctx.execArgv(run.side.lib),
     );
     booting.catch(() => undefined);
@@ -299,9 +300,9 @@ async function memory(ctx: Context, run: Run): Promise<Record<string, number>> {
 }
 
 const throughput =
-  (id: string, processes: number, concurrency: number, fireAndForget = false) =>
+  (id: string, processes: number, concurrency: number, fireAndForget = false, batch?: number) =>
   async (ctx: Context, run: Run): Promise<Record<string, number>> => {
-    const result = await processing(ctx, run, processes, concurrency, fireAndForget);
+    const result = await processing(ctx, run, processes, concurrency, fireAndForget, batch);
     return {
       [id]: result.throughput,
       [`${id}_wcpu`]: result.workerCpu,
@@ -319,6 +320,7 @@ export const SCENARIOS: Scenario[] = [
   { id: 'c200', run: throughput('proc_c200', 1, 200) },
   { id: '4x50', run: throughput('proc_4x50', 4, 50) },
   { id: 'ff50', run: throughput('proc_c50_ff', 1, 50, true) },
+  { id: 'b100', run: throughput('proc_b100', 1, 10, false, 100) },
   { id: 'latency', run: latency },
   { id: 'punctuality', run: punctuality },
   { id: 'idle', run: idle },
@@ -353,6 +355,12 @@ export function metricList(s: Sizes): Metric[] {
         'docket executionTtl: 0; BullMQ removeOnComplete: true. The other processing rows use ' +
         "each library's default: docket keeps state 15 min, BullMQ keeps every completed job.",
     }),
+    m('proc_b100', `${p}, 1 process, concurrency 10, docket batches of 100`, 'tasks/s', 'higher', {
+      note:
+        'docket: the no-op task has batch: { size: 100 } (one handler call per 100 tasks, ' +
+        'each task keeping its own execution and result); BullMQ has no batch handlers ' +
+        '(a paid feature): its worker takes one job at a time, as in the concurrency-10 row.',
+    }),
     ...(
       [
         ['proc_c10', 'concurrency 10'],
@@ -360,6 +368,7 @@ export function metricList(s: Sizes): Metric[] {
         ['proc_c200', 'concurrency 200'],
         ['proc_4x50', '4 processes, concurrency 50'],
         ['proc_c50_ff', 'concurrency 50, fire-and-forget'],
+        ['proc_b100', 'concurrency 10, docket batches of 100'],
       ] as const
     ).flatMap(([id, label]) => [
       m(`${id}_cmds`, `Redis commands per task, ${label}`, 'commands', 'lower'),

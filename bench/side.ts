@@ -19,6 +19,11 @@ export interface SideOptions {
    * true`. Otherwise each library's default (docket 15 min, BullMQ keeps every completed job).
    */
   fireAndForget: boolean;
+  /**
+   * docket: the no-op task takes batches of this many (`batch: { size }`); BullMQ has no batch
+   * handlers (a paid feature), so its worker takes one job at a time as usual.
+   */
+  batch?: number;
 }
 
 /** The producing half of a library, as the scenarios use it. */
