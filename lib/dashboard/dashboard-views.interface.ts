@@ -232,6 +232,8 @@ export interface TaskRowView {
   state: 'running' | 'queued' | 'scheduled';
   /** Queued, and its task or the docket is paused: it does not start until resumed. */
   paused: boolean;
+  /** Scheduled and waiting for its dependencies: the keys still open (null otherwise). */
+  waitingFor: string[] | null;
   /** Running: its worker and start. */
   worker: string | null;
   startedAt: string | null;

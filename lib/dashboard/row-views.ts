@@ -18,6 +18,7 @@ export function waitingView<S extends string>(
     when: Date;
     state: S;
     paused?: boolean;
+    waitingFor?: string[];
   },
   show: boolean,
 ): {
@@ -28,6 +29,7 @@ export function waitingView<S extends string>(
   when: string | null;
   state: S;
   paused: boolean;
+  waitingFor: string[] | null;
 } {
   return {
     key: task.key,
@@ -37,6 +39,7 @@ export function waitingView<S extends string>(
     when: isoOrNull(task.when),
     state: task.state,
     paused: task.paused === true,
+    waitingFor: task.waitingFor ?? null,
   };
 }
 

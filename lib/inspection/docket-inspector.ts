@@ -207,6 +207,8 @@ export class DocketInspector {
         task.startedAt = new Date(run.startedAt ?? NaN);
       } else if (run.state === 'queued' && (paused.docket || paused.tasks.includes(run.taskName))) {
         task.paused = true;
+      } else if (run.state === 'scheduled' && run.waitingFor) {
+        task.waitingFor = run.waitingFor;
       }
       return [task];
     });

@@ -33,6 +33,8 @@ export interface ListedTask {
   startedAt?: Date;
   /** Queued while its task or the docket is paused: it does not start until `resume`. */
   paused?: boolean;
+  /** Scheduled and waiting for its dependencies: the keys (of its `after`) still open. */
+  waitingFor?: string[];
 }
 
 /** One page of the live executions that pass a filter, and how many pass it in all. */

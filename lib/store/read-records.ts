@@ -68,7 +68,8 @@ export interface SnapshotRecord {
 /** One page of the live executions that pass a filter, and how many pass it in all. */
 export interface TaskListRecord {
   total: number;
-  runs: (RunRecord & { key: string })[];
+  /** `waitingFor`: as in `SnapshotRecord`. */
+  runs: (RunRecord & { key: string; waitingFor?: string[] })[];
 }
 
 /** A live worker, from the heartbeat registry. */

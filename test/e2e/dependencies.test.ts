@@ -175,6 +175,12 @@ describe('dependencies (after)', { timeout: 60_000 }, () => {
       [['w', 'scheduled', ['slow']]],
     );
     assert.equal(snapshot.counts.scheduled, 1);
+    const listed = await docket.inspector.tasks({ states: ['scheduled'] });
+    assert.equal(listed.total, 1);
+    assert.deepEqual(
+      listed.tasks.map((f) => [f.key, f.state, f.waitingFor]),
+      [['w', 'scheduled', ['slow']]],
+    );
     assert.equal(await client.cancel('w'), 'cancelled');
     assert.equal((await client.getExecution('w'))?.state, 'cancelled');
     assert.equal((await client.snapshot()).future.length, 0);

@@ -1,5 +1,6 @@
 #!lua flags=no-writes
 --- @include "lanes"
+--- @include "dependency-forget"
 --[[
   list-tasks: one page of the live executions (running, queued, scheduled) that pass a filter,
   and how many pass it in all.
@@ -13,12 +14,13 @@
   ARGV[5] offset             ARGV[6] page size
 
   Order: the lanes (stream order: what runs and what is due), the concurrency waiting lines,
-  the work held while paused, then the queue by due time; a key is listed once, by the state
-  of its record.
+  the work held while paused, the queue by due time, then the executions waiting for their
+  dependencies (scheduled) by add time; a key is listed once, by the state of its record.
   Returns { total, { row, … } }, a row as in snapshot-2.lua: { key, state, task, args, when,
-  attempt, worker, startedAt, generation }.
-  Cost: 'scheduled' alone with no task and no search reads the queue's page only, O(log N +
-  page); anything else reads the record of every live execution once.
+  attempt, worker, startedAt, generation, { keys it still waits for } }.
+  Cost: 'scheduled' alone with no task and no search, while no execution waits for its
+  dependencies, reads the queue's page only, O(log N + page); anything else reads the record
+  of every live execution once.
 ]]
 local prefix, task, q = ARGV[1], ARGV[3], ARGV[4]
 local offset, size = tonumber(ARGV[5]), tonumber(ARGV[6])
@@ -27,14 +29,15 @@ for state in string.gmatch(ARGV[2], '[^,]+') do states[state] = true end
 
 local function read(key)
   return redis.call('HMGET', prefix .. 'runs:' .. key, 'state', 'task', 'args', 'when', 'attempt',
-    'worker', 'startedAt', 'generation')
+    'worker', 'startedAt', 'generation', 'open')
 end
 local function row(key, r)
-  return { key, r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8] }
+  return { key, r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9] and deps_open(prefix, key) or {} }
 end
 
 local out = {}
-if ARGV[2] == 'scheduled' and task == '' and q == '' then
+local waiting = prefix .. 'waiting'
+if ARGV[2] == 'scheduled' and task == '' and q == '' and redis.call('ZCARD', waiting) == 0 then
   for _, key in ipairs(redis.call('ZRANGE', KEYS[2], offset, offset + size - 1)) do
     out[#out + 1] = row(key, read(key))
   end
@@ -76,5 +79,8 @@ if states.queued then
 end
 if states.scheduled or states.queued then
   for _, key in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do consider(key) end
+end
+if states.scheduled then
+  for _, key in ipairs(redis.call('ZRANGE', waiting, 0, -1)) do consider(key) end
 end
 return { total, out }

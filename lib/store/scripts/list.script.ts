@@ -27,16 +27,22 @@ export const LIST_TASKS = defineScript<TaskListFilter, TaskListRecord>({
     f.limit,
   ],
   decode: (reply) => {
-    const [total, rows] = reply as [number, (string | null)[][]];
+    const [total, rows] = reply as [number, unknown[][]];
     const runs: TaskListRecord['runs'] = [];
-    for (const [key, state, task, args, when, attempt, worker, startedAt, generation] of rows) {
+    for (const row of rows) {
+      const [key, state, task, args, when, attempt, worker, startedAt, generation] = row as (
+        string | null
+      )[];
+      const open = row[9] as string[] | undefined;
       const run = runRecord(
         fieldsToRecord([
           ...['state', state, 'task', task, 'args', args, 'when', when, 'attempt', attempt],
           ...['worker', worker, 'startedAt', startedAt, 'generation', generation],
         ]),
       );
-      if (run && key !== null) runs.push({ ...run, key });
+      if (run && key !== null) {
+        runs.push(open && open.length > 0 ? { ...run, key, waitingFor: open } : { ...run, key });
+      }
     }
     return { total: Number(total), runs };
   },

@@ -7,27 +7,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DocketClient } from '../../../lib/index.js';
 import { waitFor } from '../../utils.js';
 import { chromiumMissing, launchChromium } from './browser.js';
-import { ADMIN_COOKIE, startDashboardApp, type DashboardApp } from './fixture.js';
+import { ADMIN, ADMIN_COOKIE, callApi, startDashboardApp, type DashboardApp } from './fixture.js';
 
 // The page functions below run in the browser; this project compiles without the DOM library.
 declare const document: any;
 
-const ADMIN = `${ADMIN_COOKIE.name}=${ADMIN_COOKIE.value}`;
-
-async function call(
-  docket: DashboardApp,
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = { cookie: ADMIN },
-) {
-  const response = await fetch(`${docket.url}/docket/api/${path}`, {
-    method,
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const call = callApi;
 
 const bulk = (docket: DashboardApp, body: unknown) => call(docket, 'POST', 'bulk', body);
 

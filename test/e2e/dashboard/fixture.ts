@@ -186,3 +186,22 @@ export async function startDashboardApp(
     close: () => app.close(),
   };
 }
+
+/** The admin cookie as a request header value. */
+export const ADMIN = `${ADMIN_COOKIE.name}=${ADMIN_COOKIE.value}`;
+
+/** Call the dashboard's JSON API (as admin unless other headers are given). */
+export async function callApi(
+  docket: DashboardApp,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = { cookie: ADMIN },
+): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${docket.url}/docket/api/${path}`, {
+    method,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}

@@ -2,24 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { waitFor } from '../../utils.js';
-import { ADMIN_COOKIE, startDashboardApp, type DashboardApp } from './fixture.js';
+import { ADMIN, callApi, startDashboardApp, type DashboardApp } from './fixture.js';
 
-const ADMIN = `${ADMIN_COOKIE.name}=${ADMIN_COOKIE.value}`;
-
-async function call(
-  docket: DashboardApp,
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = { cookie: ADMIN },
-) {
-  const response = await fetch(`${docket.url}/docket/api/${path}`, {
-    method,
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const call = callApi;
 
 async function start(t: TestContext, options: Parameters<typeof startDashboardApp>[0] = {}) {
   const docket = await startDashboardApp(options);

@@ -72,6 +72,13 @@ export function renderScheduled(
                 'paused',
               )
             : null,
+          t.waitingFor
+            ? h(
+                'span',
+                { class: 'pill waiting', title: 'it starts once these executions have ended' },
+                `waits for ${t.waitingFor.join(', ')}`,
+              )
+            : null,
           t.state === 'running'
             ? null
             : h(
