@@ -1,4 +1,10 @@
-import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  Inject,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
 import type { Execution, ExecutionState } from '../public-api.js';
 import { isoOrNull } from '../util/dates.js';
 import { unknownTask } from '../util/unknown-task.js';
@@ -10,6 +16,19 @@ import { DOCKET_DASHBOARD_OPTIONS } from './dashboard.constants.js';
 import { badRequest, requireKey } from './dashboard.service.js';
 import { explanationView } from './explanation-view.js';
 import { formatValue } from './format-value.js';
+
+/** The time of a replace-at: an ISO 8601 date or epoch ms; 400 naming the problem otherwise. */
+function dateOf(at: unknown): Date {
+  const when =
+    typeof at === 'number' || (typeof at === 'string' && at.trim() !== '')
+      ? new Date(typeof at === 'string' && /^\d+$/.test(at) ? Number(at) : at)
+      : undefined;
+  if (!when || !Number.isFinite(when.getTime())) {
+    const shown = typeof at === 'string' ? JSON.stringify(at.slice(0, 64)) : String(at);
+    throw new BadRequestException(`at must be a date (ISO 8601 or epoch ms), not ${shown}`);
+  }
+  return when;
+}
 
 /** One execution in full (the detail page) and the actions on it, through the public API. */
 @Injectable()
@@ -35,10 +54,10 @@ export class DashboardTaskService {
     return execution;
   }
 
-  /** Replace the execution by the same task and arguments under its key, due now. */
-  private replaceNow({ key, taskName, args }: Execution): Promise<Execution> {
+  /** Replace the execution by the same task and arguments under its key, due `when`. */
+  private replaceNow({ key, taskName, args }: Execution, when = new Date()): Promise<Execution> {
     return this.docket.client
-      .replace(taskName, { key, when: new Date() })(...args)
+      .replace(taskName, { key, when })(...args)
       .catch(badRequest);
   }
 
@@ -74,6 +93,7 @@ export class DashboardTaskService {
       actions: {
         cancel: can && (state === 'scheduled' || state === 'queued' || state === 'running'),
         runNow: can && state === 'scheduled',
+        replaceAt: can && (state === 'scheduled' || state === 'queued'),
         retry: can && state === 'failed',
       },
     };
@@ -102,6 +122,26 @@ export class DashboardTaskService {
     const execution = await this.executionIn(given, 'scheduled');
     const replaced = await this.replaceNow(execution);
     return { key: execution.key, state: replaced.state };
+  }
+
+  /**
+   * Move a task that waits (scheduled or queued) to another time: replace it by the same task
+   * and arguments, due `at` (an ISO 8601 date or epoch ms; 400 when it is not one, 409 when
+   * the task no longer waits).
+   */
+  async replaceAt(
+    given: unknown,
+    at: unknown,
+  ): Promise<{ key: string; state: string; when: string }> {
+    const when = dateOf(at);
+    const execution = await this.execution(given);
+    if (execution.state !== 'scheduled' && execution.state !== 'queued') {
+      throw new ConflictException(
+        `task ${execution.key} is ${execution.state}, not scheduled or queued`,
+      );
+    }
+    const replaced = await this.replaceNow(execution, when);
+    return { key: execution.key, state: replaced.state, when: when.toISOString() };
   }
 
   /**

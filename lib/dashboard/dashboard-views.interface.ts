@@ -218,7 +218,7 @@ export interface TaskDetailView {
   /** Why it is where it is. */
   explanation: ExplanationView;
   /** The actions its state allows (all false on a read-only dashboard). */
-  actions: { cancel: boolean; runNow: boolean; retry: boolean };
+  actions: { cancel: boolean; runNow: boolean; replaceAt: boolean; retry: boolean };
 }
 
 /** A live execution in a list page (`api/tasks`). */

@@ -202,6 +202,13 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
       return unlessRedisIsDown(() => this.tasks.runNow(body.key));
     }
 
+    /** Move a scheduled or queued task to another time: `{ key, at }` (ISO 8601 or epoch ms). */
+    @Post('api/replace-at')
+    @Act()
+    replaceAt(@Body() body: Json = {}): Promise<{ key: string; state: string; when: string }> {
+      return unlessRedisIsDown(() => this.tasks.replaceAt(body.key, body.at));
+    }
+
     @Post('api/retry-task')
     @Act()
     retryTask(@Body() body: Json = {}): Promise<{ key: string; retried: number }> {

@@ -17,6 +17,16 @@ async function runNow(key: string): Promise<void> {
   if (done) toast(`Task ${key} is ${done.state}`);
 }
 
+async function replaceAt(key: string, when: string | null): Promise<void> {
+  const given = window.prompt(
+    `Run task ${key} at (ISO 8601, e.g. 2030-01-31T09:00:00Z):`,
+    when ?? new Date().toISOString(),
+  );
+  if (given === null) return;
+  const done = await act<{ state: string; when: string }>('replace-at', { key, at: given });
+  if (done) toast(`Task ${key} is ${done.state}, due ${done.when}`);
+}
+
 async function retryTask(key: string): Promise<void> {
   const done = await act<{ retried: number }>('retry-task', { key }, `Run task ${key} again?`);
   if (done) toast(`Retried task ${key}`);
@@ -35,6 +45,9 @@ function render(t: TaskDetailView): HTMLElement[] {
     t.startedAt && t.completedAt ? span(Date.parse(t.completedAt) - Date.parse(t.startedAt)) : null;
   const actions = [
     t.actions.runNow ? button('Run now', 'run-now', t.key, () => runNow(t.key)) : null,
+    t.actions.replaceAt
+      ? button('Run at…', 'replace-at', t.key, () => replaceAt(t.key, t.when))
+      : null,
     t.actions.retry ? button('Retry', 'retry-task', t.key, () => retryTask(t.key)) : null,
     t.actions.cancel ? button('Cancel', 'cancel', t.key, () => cancel(t.key), true) : null,
   ].filter((b): b is HTMLButtonElement => b !== null);
