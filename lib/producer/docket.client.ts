@@ -14,7 +14,8 @@ import type {
   ReplaceOptions,
 } from '../interfaces/execution.interface.js';
 import type { DocketEvent, DocketEventFilter } from '../interfaces/docket-event.interface.js';
-import type { DeadLetter, DocketSnapshot, WorkerInfo } from '../interfaces/snapshot.interface.js';
+import type { DeadLetter, DocketSnapshot } from '../interfaces/snapshot.interface.js';
+import type { LiveWorker } from '../inspection/live-worker.interface.js';
 import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { DocketTracing } from '../observability/docket-tracing.js';
@@ -343,12 +344,12 @@ export class DocketClient {
   }
 
   /** Workers whose heartbeat is recent. */
-  workers(): Promise<WorkerInfo[]> {
+  workers(): Promise<LiveWorker[]> {
     return this.inspector.workers();
   }
 
   /** Live workers that run `task`. */
-  taskWorkers(task: string): Promise<WorkerInfo[]> {
+  taskWorkers(task: string): Promise<LiveWorker[]> {
     return this.inspector.taskWorkers(task);
   }
 

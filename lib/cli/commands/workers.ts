@@ -1,17 +1,23 @@
 import type { Command } from 'commander';
-import type { WorkerInfo } from '../../public-api.js';
+import type { LiveWorker } from '../../public-api.js';
 import { targetOf, withDocket } from '../context.js';
-import { color, relative, table, toJson } from '../format.js';
+import { color, formatDuration, relative, table, toJson } from '../format.js';
 import { jsonOption } from '../options.js';
 
 /** Live workers as a table; `highlight` is shown in bold among each worker's tasks. */
-export function renderWorkers(workers: WorkerInfo[], highlight?: string): string {
+export function renderWorkers(workers: LiveWorker[], highlight?: string): string {
   const now = new Date();
+  const told = (value: string | number | null) => (value === null ? '-' : String(value));
   return table(
-    ['Name', 'Last seen', 'Tasks'],
+    ['Name', 'Last seen', 'Host', 'PID', 'Version', 'Up', 'Slots', 'Tasks'],
     workers.map((w) => [
       w.name,
       relative(w.lastSeen, now),
+      told(w.host),
+      told(w.pid),
+      told(w.version),
+      w.startedAt ? formatDuration(now.getTime() - w.startedAt.getTime()) : '-',
+      told(w.concurrency),
       w.tasks.length === 0
         ? color.dim('(none)')
         : w.tasks.map((t) => (t === highlight ? color.bold(t) : t)).join(', '),
@@ -20,7 +26,7 @@ export function renderWorkers(workers: WorkerInfo[], highlight?: string): string
 }
 
 function print(
-  workers: WorkerInfo[],
+  workers: LiveWorker[],
   json: boolean | undefined,
   empty: string,
   highlight?: string,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { DocketTask } from '../../../lib/index.js';
+import { packageVersion } from '../../../lib/util/package-version.js';
 import { REDIS_URL, uniqueName, useDocket, waitFor } from '../../utils.js';
 import { runCli, runOk, target } from './helpers.js';
 
@@ -16,6 +17,11 @@ class Flaky {
   }
 }
 
+/** A worker's row: name, last seen, host, pid, version, uptime, slots, tasks. */
+const ROW =
+  /│ cli-test-worker │ (now|\d+(ms|s) ago) +│ .+ │ \d+ +│ [\d.]+ +│ [\dmsh ]+│ 10 +│ fail, flaky, sleep, trace │/;
+const VERSION = packageVersion();
+
 describe('docket workers and dead', { timeout: 300_000, concurrency: true }, () => {
   it('workers ls and workers for-task list live workers', async (t) => {
     const name = uniqueName('cli');
@@ -25,7 +31,9 @@ describe('docket workers and dead', { timeout: 300_000, concurrency: true }, () 
     });
     await waitFor(async () => (await docket.client.workers()).length > 0, 'the heartbeat');
     const ls = await runOk(['workers', 'ls', ...target(name)]);
-    assert.match(ls, /│ cli-test-worker │ (now|\d+(ms|s) ago) +│ fail, flaky, sleep, trace │/);
+    assert.match(ls, ROW);
+    const pid = new RegExp(`│ ${process.pid} +│ ${VERSION.replace(/\./g, '\\.')} +│ \\d`);
+    assert.match(ls, pid, 'the pid, version and uptime of the worker (this test process)');
     assert.match(await runOk(['workers', 'for-task', 'flaky', ...target(name)]), /cli-test-worker/);
     assert.equal(
       await runOk(['workers', 'for-task', 'nothing', ...target(name)]),
@@ -40,10 +48,7 @@ describe('docket workers and dead', { timeout: 300_000, concurrency: true }, () 
       ['cli-test-worker'],
     );
     // without a subcommand, workers lists them
-    assert.match(
-      await runOk(['workers', ...target(name)]),
-      /│ cli-test-worker │ (now|\d+(ms|s) ago) +│ fail, flaky, sleep, trace │/,
-    );
+    assert.match(await runOk(['workers', ...target(name)]), ROW);
     assert.deepEqual(
       (JSON.parse(await runOk(['workers', '--json', ...target(name)])) as { name: string }[]).map(
         (w) => w.name,
