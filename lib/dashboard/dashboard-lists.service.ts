@@ -93,10 +93,18 @@ export class DashboardListsService {
   /** A page of the dead letters (newest first) that pass the task filter and the search. */
   async deadLetters(query: ListQuery): Promise<PageView<DeadLetterView>> {
     const { offset, limit } = this.page(query);
-    const passes = deadLetterFilter(
-      { task: text(query.task, 'task'), q: text(query.q, 'q') },
-      this.options.showArguments,
-    );
+    const filter = { task: text(query.task, 'task'), q: text(query.q, 'q') };
+    if (filter.task === undefined && filter.q === undefined) {
+      // unfiltered: only the letters up to the end of the page are read
+      const page = await this.docket.deadLetters.newest(offset, limit);
+      return {
+        total: page.total,
+        offset,
+        limit,
+        items: page.letters.map((letter) => deadLetterView(letter, this.options.showArguments)),
+      };
+    }
+    const passes = deadLetterFilter(filter, this.options.showArguments);
     const letters = (await this.docket.deadLetters.entries()).reverse().filter(passes);
     return {
       total: letters.length,

@@ -78,6 +78,26 @@ export class DeadLetters {
     };
   }
 
+  /**
+   * A page of the dead letters, newest first: `limit` of them from `offset`, and how many there
+   * are in all (reads only the letters up to the page's end).
+   */
+  async newest(
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; letters: DeadLetterEntry[] }> {
+    for (const [name, n] of [
+      ['offset', offset],
+      ['limit', limit],
+    ] as const) {
+      if (!Number.isSafeInteger(n) || n < (name === 'limit' ? 1 : 0)) {
+        throw new TypeError(`newest: ${name} must be a whole number, got ${String(n)}`);
+      }
+    }
+    const { total, letters } = await this.store.newestDeadLetters(offset + limit);
+    return { total, letters: letters.slice(offset).map(entryOf) };
+  }
+
   /** The id of the newest dead letter, or null when there is none. */
   newestId(): Promise<string | null> {
     return this.store.newestDeadLetterId();

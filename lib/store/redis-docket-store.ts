@@ -391,6 +391,22 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
     return newest ? newest[0] : null;
   }
 
+  async newestDeadLetters(count: number): Promise<{ total: number; letters: DeadLetterRecord[] }> {
+    await this.ready();
+    const [total, entries] = await Promise.all([
+      this.command('xlen', this.keys.dead) as Promise<number>,
+      this.command(
+        'xrevrange',
+        this.keys.dead,
+        '+',
+        '-',
+        'COUNT',
+        Math.max(1, Math.floor(count)),
+      ) as Promise<StreamEntry[]>,
+    ]);
+    return { total: Number(total), letters: entries.map(deadLetterEntry) };
+  }
+
   async deadLettersById(ids: readonly string[]): Promise<(DeadLetterRecord | null)[]> {
     if (ids.length === 0) return [];
     await this.ready();

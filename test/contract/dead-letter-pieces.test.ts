@@ -20,6 +20,23 @@ function addLetters(name: string, keys: string[]): Promise<string[]> {
 }
 
 describe('dead letters in pieces', () => {
+  it('pages the newest first, reading only up to the end of the page', async (t) => {
+    const docket = await useDocket(t, [], { worker: false });
+    const letters = docket.module.get(DeadLetters);
+    assert.deepEqual(await letters.newest(0, 10), { total: 0, letters: [] });
+    await addLetters(docket.name, ['a', 'b', 'c', 'd', 'e']);
+    const keys = async (offset: number, limit: number) => {
+      const page = await letters.newest(offset, limit);
+      return [page.total, page.letters.map((letter) => letter.key)];
+    };
+    assert.deepEqual(await keys(0, 2), [5, ['e', 'd']]);
+    assert.deepEqual(await keys(2, 2), [5, ['c', 'b']]);
+    assert.deepEqual(await keys(4, 2), [5, ['a']]);
+    assert.deepEqual(await keys(9, 2), [5, []]);
+    await assert.rejects(letters.newest(-1, 2), /offset must be a whole number/);
+    await assert.rejects(letters.newest(0, 0), /limit must be a whole number/);
+  });
+
   it('scans up to the bound, finds by id and deletes by id', async (t) => {
     const docket = await useDocket(t, [], { worker: false });
     const letters = docket.module.get(DeadLetters);
