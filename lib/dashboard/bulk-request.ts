@@ -14,7 +14,8 @@ export type BulkRequest =
   | {
       action: 'cancel';
       filter: { states: LiveState[]; task?: string; search?: string };
-      offset: number;
+      /** Running tasks this sweep cancelled already (they stay listed until they end). */
+      skip: string[];
       limit: number;
     }
   | { action: 'retry' | 'purge'; ids: string[] }
@@ -108,17 +109,16 @@ export function parseBulkRequest(body: unknown, searchArguments: boolean): BulkR
     if (filter.q !== undefined && !searchArguments) {
       bad('"filter.q" is not offered: the dashboard shows no arguments (showArguments: false)');
     }
-    let offset = 0;
+    let skip: string[] = [];
     if (cursor !== null) {
-      offset = Number(cursor);
-      if (!/^\d+$/.test(cursor) || !Number.isSafeInteger(offset)) {
-        bad('"cursor" is not one an answer of "cancel" gave');
-      }
+      const keys = skippedKeys(cursor);
+      if (!keys) bad('"cursor" is not one an answer of "cancel" gave');
+      skip = keys!;
     }
     return {
       action,
       filter: { states, task: filter.task, search: filter.q },
-      offset,
+      skip,
       limit: limitOf(body.limit),
     };
   }
@@ -145,4 +145,30 @@ export function parseBulkRequest(body: unknown, searchArguments: boolean): BulkR
     until,
     limit: limitOf(body.limit),
   };
+}
+
+/** The most running tasks a cancel sweep carries in its cursor. */
+export const MOST_SKIPPED = 1_000;
+
+/** The cursor of a cancel sweep: the running tasks it cancelled already (base64url JSON). */
+export function cancelCursor(skip: readonly string[]): string {
+  return Buffer.from(JSON.stringify(skip)).toString('base64url');
+}
+
+/** The keys of a cancel sweep's cursor; undefined when it is not one. */
+function skippedKeys(cursor: string): string[] | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(cursor)) return undefined;
+  try {
+    const keys: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(keys) &&
+      keys.length <= MOST_SKIPPED &&
+      keys.every((key) => typeof key === 'string' && key.length > 0 && key.length <= 1024)
+    ) {
+      return keys as string[];
+    }
+  } catch {
+    // not JSON
+  }
+  return undefined;
 }

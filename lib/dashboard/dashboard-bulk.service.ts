@@ -1,6 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CancelOutcome } from '../public-api.js';
-import { type BulkAction, type BulkRequest, parseBulkRequest } from './bulk-request.js';
+import type { CancelOutcome, ListedTask } from '../public-api.js';
+import {
+  type BulkAction,
+  type BulkRequest,
+  MOST_SKIPPED,
+  cancelCursor,
+  parseBulkRequest,
+} from './bulk-request.js';
 import { DashboardDocket } from './dashboard-docket.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
 import type { BulkView } from './dashboard-views.interface.js';
@@ -87,21 +93,39 @@ export class DashboardBulkService {
   }
 
   /**
-   * Cancel the first `limit` live tasks from `offset` that pass the filter. Cancelled running
-   * tasks stay listed until their worker ends them, so the next request starts after them.
+   * Cancel the first `limit` live tasks that pass the filter. A cancelled task that waited
+   * leaves the list at once; a cancelled running task stays listed until its worker ends it,
+   * so the cursor carries the keys of those (and the next request passes over them while they
+   * are still listed as running): a task that ends meanwhile never makes the sweep skip one.
    */
   private async cancelMatching(
     request: Extract<BulkRequest, { action: 'cancel'; filter: unknown }>,
   ): Promise<BulkView> {
-    const { filter, offset, limit } = request;
-    const list = await this.docket.inspector.tasks({ ...filter, offset, limit });
-    const { tally, outcomes } = await this.cancel(list.tasks.map((task) => task.key));
-    const stay = outcomes.filter(
-      (outcome, i) => outcome === 'cancelled' && list.tasks[i].state === 'running',
-    ).length;
-    const left = list.tasks.length - stay;
-    const more = list.total - left > offset + stay;
-    return tally.view('cancel', more ? String(offset + stay) : null);
+    const { filter, skip, limit } = request;
+    const skipped = new Set(skip);
+    const list = await this.docket.inspector.tasks({
+      ...filter,
+      offset: 0,
+      limit: Math.min(1_000, limit + skipped.size),
+    });
+    const passed = (task: ListedTask) => task.state === 'running' && skipped.has(task.key);
+    const rows = list.tasks.filter((task) => !passed(task)).slice(0, limit);
+    const { tally, outcomes } = await this.cancel(rows.map((task) => task.key));
+    const seen = new Set(list.tasks.map((task) => task.key));
+    const whole = list.tasks.length === list.total;
+    // still running (or maybe beyond what was listed), and the running ones cancelled now
+    const stay = [
+      ...skip.filter((key) =>
+        seen.has(key) ? list.tasks.some((t) => t.key === key && passed(t)) : !whole,
+      ),
+      ...rows
+        .filter((task, i) => task.state === 'running' && outcomes[i] === 'cancelled')
+        .map((t) => t.key),
+    ];
+    const passedOver = list.tasks.filter(passed).length;
+    const more =
+      rows.length > 0 && list.total - passedOver - rows.length > 0 && stay.length <= MOST_SKIPPED;
+    return tally.view('cancel', more ? cancelCursor(stay) : null);
   }
 
   /** Retry or delete the dead letters `ids`, counting each one that is not. */

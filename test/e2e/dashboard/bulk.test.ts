@@ -103,6 +103,44 @@ describe('dashboard bulk actions (API)', () => {
     assert.equal(await stateOf(client, 'busy-1'), 'cancelled');
   });
 
+  it('does not skip a waiting task when running tasks it cancelled end between requests', async (t) => {
+    const docket = await start(t);
+    const { client } = docket;
+    const running = ['busy-a', 'busy-b', 'busy-c'];
+    for (const key of running) await client.add('crunch', { key })(1);
+    for (const key of running) {
+      await waitFor(async () => (await stateOf(client, key)) === 'running', `${key} runs`);
+    }
+    await client.addMany(
+      'quick',
+      Array.from({ length: 12 }, (_, i) => [i]),
+      { delay: 600_000 },
+    );
+    let touched = 0;
+    let cursor: string | undefined;
+    for (let round = 0; ; round++) {
+      const { status, body } = await bulk(docket, {
+        action: 'cancel',
+        filter: { state: 'all' },
+        limit: 5,
+        ...(cursor ? { cursor } : {}),
+      });
+      assert.equal(status, 200);
+      touched += body.touched;
+      if (round === 0) {
+        // the running tasks it cancelled end before the next request
+        for (const key of running) {
+          await waitFor(async () => (await stateOf(client, key)) === 'cancelled', `${key} ends`);
+        }
+      }
+      if (!body.more) break;
+      cursor = body.cursor;
+      assert.ok(round < 10, 'the sweep ends');
+    }
+    assert.equal(touched, 15);
+    assert.equal((await call(docket, 'GET', 'tasks?state=all')).body.total, 0);
+  });
+
   it('retries and deletes dead letters, by id and by filter', async (t) => {
     const docket = await start(t);
     const { client, controls } = docket;
