@@ -17,15 +17,28 @@ import { badRequest, requireKey } from './dashboard.service.js';
 import { explanationView } from './explanation-view.js';
 import { formatValue } from './format-value.js';
 
-/** The time of a replace-at: an ISO 8601 date or epoch ms; 400 naming the problem otherwise. */
+/** A date and time with its zone: `2030-01-31T09:00Z`, `…T09:00:00.000+01:00`. */
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * The time of a replace-at: epoch ms (a whole number ≥ 0, or its digits) or an ISO 8601 date
+ * and time with its zone; 400 naming the problem otherwise.
+ */
 function dateOf(at: unknown): Date {
-  const when =
-    typeof at === 'number' || (typeof at === 'string' && at.trim() !== '')
-      ? new Date(typeof at === 'string' && /^\d+$/.test(at) ? Number(at) : at)
-      : undefined;
+  const given = typeof at === 'string' ? at.trim() : at;
+  let when: Date | undefined;
+  if (typeof given === 'number' && Number.isSafeInteger(given) && given >= 0) {
+    when = new Date(given);
+  } else if (typeof given === 'string' && /^\d{1,16}$/.test(given)) {
+    when = new Date(Number(given));
+  } else if (typeof given === 'string' && ISO_8601.test(given)) {
+    when = new Date(given);
+  }
   if (!when || !Number.isFinite(when.getTime())) {
     const shown = typeof at === 'string' ? JSON.stringify(at.slice(0, 64)) : String(at);
-    throw new BadRequestException(`at must be a date (ISO 8601 or epoch ms), not ${shown}`);
+    throw new BadRequestException(
+      `at must be a date (ISO 8601 with its zone, or epoch ms), not ${shown}`,
+    );
   }
   return when;
 }
@@ -54,8 +67,19 @@ export class DashboardTaskService {
     return execution;
   }
 
-  /** Replace the execution by the same task and arguments under its key, due `when`. */
-  private replaceNow({ key, taskName, args }: Execution, when = new Date()): Promise<Execution> {
+  /**
+   * Replace the execution by the same task and arguments under its key, due `when`; 409 for
+   * one that waits for its dependencies (a replace would drop its `after`).
+   */
+  private replaceNow(
+    { key, taskName, args, after }: Execution,
+    when = new Date(),
+  ): Promise<Execution> {
+    if (after?.length) {
+      throw new ConflictException(
+        `task ${key} waits for its dependencies (${after.join(', ')}): it runs once they have ended`,
+      );
+    }
     return this.docket.client
       .replace(taskName, { key, when })(...args)
       .catch(badRequest);
@@ -73,6 +97,8 @@ export class DashboardTaskService {
       state === 'failed' ? this.deadLetter(key) : null,
     ]);
     const can = actionsAllowed(this.options);
+    // waiting for its dependencies: a replace would drop them (see replaceNow)
+    const waits = state === 'scheduled' && (execution.after?.length ?? 0) > 0;
     const { progress } = execution;
     return {
       key,
@@ -92,8 +118,8 @@ export class DashboardTaskService {
       explanation,
       actions: {
         cancel: can && (state === 'scheduled' || state === 'queued' || state === 'running'),
-        runNow: can && state === 'scheduled',
-        replaceAt: can && (state === 'scheduled' || state === 'queued'),
+        runNow: can && state === 'scheduled' && !waits,
+        replaceAt: can && (state === 'scheduled' || state === 'queued') && !waits,
         retry: can && state === 'failed',
       },
     };

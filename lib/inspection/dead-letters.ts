@@ -94,8 +94,8 @@ export class DeadLetters {
         throw new TypeError(`newest: ${name} must be a whole number, got ${String(n)}`);
       }
     }
-    const { total, letters } = await this.store.newestDeadLetters(offset + limit);
-    return { total, letters: letters.slice(offset).map(entryOf) };
+    const { total, letters } = await this.store.newestDeadLetters(offset, limit);
+    return { total, letters: letters.map(entryOf) };
   }
 
   /** The id of the newest dead letter, or null when there is none. */

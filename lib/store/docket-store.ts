@@ -369,8 +369,14 @@ export interface InspectionStore {
   readDeadLetters(after: string, until: string, count: number): Promise<DeadLetterRecord[]>;
   /** The id of the newest dead letter, or null when there is none. */
   newestDeadLetterId(): Promise<string | null>;
-  /** The newest `count` dead letters, newest first, and how many there are in all. */
-  newestDeadLetters(count: number): Promise<{ total: number; letters: DeadLetterRecord[] }>;
+  /**
+   * `limit` dead letters from the `offset`-th newest on, newest first (none when `offset` is
+   * past the end), and how many there are in all.
+   */
+  newestDeadLetters(
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; letters: DeadLetterRecord[] }>;
   /** The dead letter of each id, or null where there is none (retried, deleted, expired). */
   deadLettersById(ids: readonly string[]): Promise<(DeadLetterRecord | null)[]>;
   /** Delete the dead letters `ids`; returns how many of them there were. */

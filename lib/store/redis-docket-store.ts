@@ -391,20 +391,23 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
     return newest ? newest[0] : null;
   }
 
-  async newestDeadLetters(count: number): Promise<{ total: number; letters: DeadLetterRecord[] }> {
+  async newestDeadLetters(
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; letters: DeadLetterRecord[] }> {
     await this.ready();
-    const [total, entries] = await Promise.all([
-      this.command('xlen', this.keys.dead) as Promise<number>,
-      this.command(
-        'xrevrange',
-        this.keys.dead,
-        '+',
-        '-',
-        'COUNT',
-        Math.max(1, Math.floor(count)),
-      ) as Promise<StreamEntry[]>,
-    ]);
-    return { total: Number(total), letters: entries.map(deadLetterEntry) };
+    const total = Number(await this.command('xlen', this.keys.dead));
+    if (offset >= total) return { total, letters: [] };
+    // (letters added since the XLEN only shift the page by as many)
+    const entries = (await this.command(
+      'xrevrange',
+      this.keys.dead,
+      '+',
+      '-',
+      'COUNT',
+      Math.min(offset + limit, total),
+    )) as StreamEntry[];
+    return { total, letters: entries.slice(offset).map(deadLetterEntry) };
   }
 
   async deadLettersById(ids: readonly string[]): Promise<(DeadLetterRecord | null)[]> {

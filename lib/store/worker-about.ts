@@ -50,7 +50,8 @@ export function decodeWorkerAbout(stored: unknown): WorkerAbout {
   return {
     host: text(given.host),
     pid: whole(given.pid),
-    startedAt: whole(given.startedAt),
+    // (a time a Date can hold)
+    startedAt: (whole(given.startedAt) ?? Infinity) <= 8.64e15 ? whole(given.startedAt) : null,
     version: text(given.version),
     concurrency: whole(given.concurrency),
   };

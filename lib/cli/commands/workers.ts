@@ -4,6 +4,12 @@ import { targetOf, withDocket } from '../context.js';
 import { color, formatDuration, relative, table, toJson } from '../format.js';
 import { jsonOption } from '../options.js';
 
+/** How long a worker has run; '-' when it did not say, or its clock is ahead of this one. */
+function uptime(startedAt: Date | null, now: Date): string {
+  const ms = startedAt ? now.getTime() - startedAt.getTime() : NaN;
+  return Number.isFinite(ms) && ms >= 0 ? formatDuration(ms) : '-';
+}
+
 /** Live workers as a table; `highlight` is shown in bold among each worker's tasks. */
 export function renderWorkers(workers: LiveWorker[], highlight?: string): string {
   const now = new Date();
@@ -16,7 +22,7 @@ export function renderWorkers(workers: LiveWorker[], highlight?: string): string
       told(w.host),
       told(w.pid),
       told(w.version),
-      w.startedAt ? formatDuration(now.getTime() - w.startedAt.getTime()) : '-',
+      uptime(w.startedAt, now),
       told(w.concurrency),
       w.tasks.length === 0
         ? color.dim('(none)')

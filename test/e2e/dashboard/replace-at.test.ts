@@ -37,11 +37,43 @@ describe('dashboard: replace-at', () => {
   it('refuses a time that is not one (400), and a task that no longer waits (409)', async (t) => {
     const docket = await start(t);
     await docket.client.add('quick', { key: 'later', delay: 600_000 })(1);
-    for (const at of ['next tuesday', '', null, {}]) {
+    const refused = ['next tuesday', '', null, {}, -5, 1.5, '2030-01-31T09:00:00', '1 2', ' -5'];
+    for (const at of refused) {
       const answer = await callApi(docket, 'POST', 'replace-at', { key: 'later', at });
       assert.equal(answer.status, 400, JSON.stringify(at));
-      assert.match(answer.body.message, /^at must be a date \(ISO 8601 or epoch ms\), not /);
+      assert.match(
+        answer.body.message,
+        /^at must be a date \(ISO 8601 with its zone, or epoch ms\), not /,
+      );
     }
+    const spaced = await callApi(docket, 'POST', 'replace-at', {
+      key: 'later',
+      at: ' 2030-01-31T09:00:00+01:00 ',
+    });
+    assert.deepEqual([spaced.status, spaced.body.when], [200, '2030-01-31T08:00:00.000Z']);
+    // a task waiting for its dependencies keeps them: no replace-at, no run now
+    await docket.client.add('quick', {
+      key: 'waiter',
+      after: ['later'],
+      onDependencyFailure: 'run',
+    })(3);
+    for (const [action, body] of [
+      ['replace-at', { key: 'waiter', at: Date.now() }],
+      ['run-now', { key: 'waiter' }],
+    ] as const) {
+      const answer = await callApi(docket, 'POST', action, body);
+      assert.deepEqual(
+        [answer.status, answer.body.message],
+        [409, 'task waiter waits for its dependencies (later): it runs once they have ended'],
+        action,
+      );
+    }
+    const detail = await callApi(docket, 'GET', 'tasks/waiter');
+    assert.deepEqual(
+      [detail.body.actions.runNow, detail.body.actions.replaceAt, detail.body.actions.cancel],
+      [false, false, true],
+    );
+    assert.equal((await docket.client.getExecution('waiter'))?.state, 'scheduled');
     const done = await docket.client.add('quick', { key: 'done' })(1);
     await done.result({ timeout: 10_000 });
     const late = await callApi(docket, 'POST', 'replace-at', { key: 'done', at: Date.now() });
