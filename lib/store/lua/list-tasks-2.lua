@@ -18,9 +18,9 @@
   dependencies (scheduled) by add time; a key is listed once, by the state of its record.
   Returns { total, { row, … } }, a row as in snapshot-2.lua: { key, state, task, args, when,
   attempt, worker, startedAt, generation, { keys it still waits for } }.
-  Cost: 'scheduled' alone with no task and no search, while no execution waits for its
-  dependencies, reads the queue's page only, O(log N + page); anything else reads the record
-  of every live execution once.
+  Cost: 'scheduled' alone with no task and no search reads its page of the queue and of the
+  waiting executions only, O(log N + page); anything else reads the record of every live
+  execution once.
 ]]
 local prefix, task, q = ARGV[1], ARGV[3], ARGV[4]
 local offset, size = tonumber(ARGV[5]), tonumber(ARGV[6])
@@ -37,11 +37,21 @@ end
 
 local out = {}
 local waiting = prefix .. 'waiting'
-if ARGV[2] == 'scheduled' and task == '' and q == '' and redis.call('ZCARD', waiting) == 0 then
-  for _, key in ipairs(redis.call('ZRANGE', KEYS[2], offset, offset + size - 1)) do
-    out[#out + 1] = row(key, read(key))
+if ARGV[2] == 'scheduled' and task == '' and q == '' then
+  -- the page of the queue, then of the executions waiting for their dependencies
+  local queued, waiters = redis.call('ZCARD', KEYS[2]), redis.call('ZCARD', waiting)
+  if offset < queued then
+    for _, key in ipairs(redis.call('ZRANGE', KEYS[2], offset, offset + size - 1)) do
+      out[#out + 1] = row(key, read(key))
+    end
   end
-  return { redis.call('ZCARD', KEYS[2]), out }
+  local from, room = math.max(0, offset - queued), size - #out
+  if room > 0 and from < waiters then
+    for _, key in ipairs(redis.call('ZRANGE', waiting, from, from + room - 1)) do
+      out[#out + 1] = row(key, read(key))
+    end
+  end
+  return { queued + waiters, out }
 end
 
 local seen, total = {}, 0

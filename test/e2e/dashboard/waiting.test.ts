@@ -36,6 +36,14 @@ describe('dashboard lists: executions waiting for their dependencies', () => {
     assert.equal(page.total, 2);
     assert.deepEqual(rows(page), expected);
     assert.deepEqual(rows(await read('api/tasks')), expected);
+    // pages across the queue and the waiting executions
+    const one = await read('api/tasks?state=scheduled&offset=0&limit=1');
+    const two = await read('api/tasks?state=scheduled&offset=1&limit=1');
+    const past = await read('api/tasks?state=scheduled&offset=2&limit=1');
+    assert.deepEqual(
+      [one.total, rows(one), two.total, rows(two), past.total, rows(past)],
+      [2, [expected[0]], 2, [expected[1]], 2, []],
+    );
     assert.deepEqual(rows(await read('api/tasks?q=then')), [expected[1]]);
     assert.deepEqual(rows(await read('api/scheduled')), expected);
   });
