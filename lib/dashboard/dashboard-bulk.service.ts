@@ -77,10 +77,16 @@ export class DashboardBulkService {
     for (let i = 0; i < keys.length; i += IN_FLIGHT) {
       const done = await Promise.all(
         keys.slice(i, i + IN_FLIGHT).map((key) =>
-          this.docket.client.cancel(key).catch((error: unknown): CancelOutcome | 'invalid_key' => {
-            if (error instanceof TypeError) return 'invalid_key'; // too long, say
-            throw error;
-          }),
+          this.docket.client
+            .cancel(key)
+            .catch((error: unknown): CancelOutcome | 'invalid_key' | 'unreadable' => {
+              if (error instanceof TypeError) return 'invalid_key'; // too long, say
+              // Redis away or full fails the request; a record that cannot be read (a
+              // wrong-typed key) is this key's alone
+              const name = (error as Error)?.name;
+              if (name === 'RedisUnavailableError' || name === 'RedisFullError') throw error;
+              return 'unreadable';
+            }),
         ),
       );
       outcomes.push(...done);
