@@ -72,10 +72,7 @@ local function deps_resolve(prefix, d, gen, waited, state, err, result, now, ttl
   if n == 0 then return end
   local outcome = deps_outcome(prefix, gen, d)
   redis.call('HINCRBY', outcome, 'left', n)
-  local fields = deps_outcome_fields(state, err, result)
-  fields[#fields + 1] = 'list'
-  fields[#fields + 1] = list
-  redis.call('HSET', outcome, unpack(fields))
+  redis.call('HSET', outcome, unpack(field_push(deps_outcome_fields(state, err, result), 'list', list)))
   deps_tell_list(prefix, gen, d, now, ttl)
 end
 

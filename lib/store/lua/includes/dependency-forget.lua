@@ -1,3 +1,4 @@
+--- @include "fields"
 --[[
   What a waiter holds of its dependencies (see includes/dependencies.lua), and letting go of it.
 
@@ -15,16 +16,7 @@ local function deps_outcome(prefix, gen, d)
 end
 
 local function deps_outcome_fields(state, err, result)
-  local fields = { 'state', state }
-  if err and err ~= '' then
-    fields[#fields + 1] = 'error'
-    fields[#fields + 1] = err
-  end
-  if result and result ~= '' then
-    fields[#fields + 1] = 'result'
-    fields[#fields + 1] = result
-  end
-  return fields
+  return field_push(field_push({ 'state', state }, 'error', err), 'result', result)
 end
 
 local function deps_open(prefix, w)

@@ -1,6 +1,7 @@
 --- @include "states"
 --- @include "queue"
 --- @include "lanes"
+--- @include "fields"
 --[[
   run_message(key, task, args, when, attempt, generation, priority, traceparent, tracestate)
     The fields of an execution's message (see the wire format): the priority only when it is
@@ -8,17 +9,10 @@
 ]]
 local function run_message(key, task, args, when, attempt, generation, priority, traceparent, tracestate)
   local fields = { 'key', key, 'task', task, 'args', args, 'when', when, 'attempt', attempt, 'generation', generation }
-  if priority and priority ~= '5' then
-    fields[#fields + 1] = 'priority'
-    fields[#fields + 1] = priority
-  end
+  if priority ~= '5' then field_push(fields, 'priority', priority) end
   if traceparent and traceparent ~= '' then
-    fields[#fields + 1] = 'traceparent'
-    fields[#fields + 1] = traceparent
-    if tracestate and tracestate ~= '' then
-      fields[#fields + 1] = 'tracestate'
-      fields[#fields + 1] = tracestate
-    end
+    field_push(fields, 'traceparent', traceparent)
+    field_push(fields, 'tracestate', tracestate)
   end
   return fields
 end
@@ -31,10 +25,7 @@ end
 ]]
 local function run_record(task, args, when, attempt, priority, traceparent, tracestate)
   local record = { 'task', task, 'args', args, 'when', when, 'attempt', attempt }
-  if priority ~= '5' then
-    record[#record + 1] = 'priority'
-    record[#record + 1] = priority
-  end
+  if priority ~= '5' then field_push(record, 'priority', priority) end
   if traceparent and traceparent ~= '' then
     record[#record + 1] = 'traceparent'
     record[#record + 1] = traceparent
@@ -83,8 +74,7 @@ local function schedule_run(prefix, key, task, args, when, attempt, now, tracepa
   local state
   if tonumber(when) <= tonumber(now) then
     state = 'queued'
-    record[#record + 1] = 'streamId'
-    record[#record + 1] = lane_push(prefix, lane_for(priority), fields)
+    field_push(record, 'streamId', lane_push(prefix, lane_for(priority), fields))
     redis.call('HSET', runs, 'state', state, unpack(record))
   else
     state = 'scheduled'

@@ -86,11 +86,7 @@ local function schedule_waiter(prefix, group, key, task, args, when, attempt, no
   local open, failed = deps_register(prefix, key, keys, now)
   schedule_clear(prefix, group, key, run)
   priority = priority or '5'
-  local extra = { 'after', after }
-  if onFailure == 'run' then
-    extra[#extra + 1] = 'onDependencyFailure'
-    extra[#extra + 1] = 'run'
-  end
+  local extra = field_push({ 'after', after }, 'onDependencyFailure', onFailure == 'run' and 'run' or nil)
   if open == 0 and not (failed and onFailure ~= 'run') then
     local newState, generation = schedule_run(prefix, key, task, args, when, attempt, now, traceparent, tracestate,
       priority, { run[5], run[1], nil })
@@ -111,9 +107,10 @@ local function schedule_waiter(prefix, group, key, task, args, when, attempt, no
     return { 'scheduled', 'failed', when, tostring(generation), task, args, attempt }
   end
   -- it waits: in no queue or lane until its last dependency ends
-  local record = run_record(task, args, when, attempt, priority, traceparent, tracestate)
-  for _, v in ipairs({ 'state', 'scheduled', 'open', open }) do record[#record + 1] = v end
-  for _, v in ipairs(extra) do record[#record + 1] = v end
+  local record = field_push(run_record(task, args, when, attempt, priority, traceparent, tracestate), 'state',
+    'scheduled')
+  field_push(record, 'open', open)
+  for i = 1, #extra, 2 do field_push(record, extra[i], extra[i + 1]) end
   redis.call('HSET', runs, unpack(record))
   redis.call('ZADD', prefix .. 'waiting', now, key)
   state_publish(prefix, key, { type = 'state', key = key, state = 'scheduled', when = tonumber(when) })
