@@ -12,7 +12,7 @@ import {
   registerWorker,
   registerWorkers,
 } from './commands/index.js';
-import { packageVersion } from './commands/version.js';
+import { packageVersion } from '../util/package-version.js';
 import { commonOptions } from './options.js';
 
 /** The `docket` command line: its options, commands and error reporting. */

@@ -1,5 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CancelOutcome, ListedTask } from '../public-api.js';
+import {
+  RedisFullError,
+  RedisUnavailableError,
+  type CancelOutcome,
+  type ListedTask,
+} from '../public-api.js';
 import {
   type BulkAction,
   type BulkRequest,
@@ -83,8 +88,9 @@ export class DashboardBulkService {
               if (error instanceof TypeError) return 'invalid_key'; // too long, say
               // Redis away or full fails the request; a record that cannot be read (a
               // wrong-typed key) is this key's alone
-              const name = (error as Error)?.name;
-              if (name === 'RedisUnavailableError' || name === 'RedisFullError') throw error;
+              if (error instanceof RedisUnavailableError || error instanceof RedisFullError) {
+                throw error;
+              }
               return 'unreadable';
             }),
         ),

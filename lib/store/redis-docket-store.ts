@@ -396,18 +396,14 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
     limit: number,
   ): Promise<{ total: number; letters: DeadLetterRecord[] }> {
     await this.ready();
-    const total = Number(await this.command('xlen', this.keys.dead));
-    if (offset >= total) return { total, letters: [] };
-    // (letters added since the XLEN only shift the page by as many)
-    const entries = (await this.command(
-      'xrevrange',
-      this.keys.dead,
-      '+',
-      '-',
-      'COUNT',
-      Math.min(offset + limit, total),
-    )) as StreamEntry[];
-    return { total, letters: entries.slice(offset).map(deadLetterEntry) };
+    // sent together (one round trip): the page's end bounds the read
+    const [total, entries] = await Promise.all([
+      this.command('xlen', this.keys.dead) as Promise<number>,
+      this.command('xrevrange', this.keys.dead, '+', '-', 'COUNT', offset + limit) as Promise<
+        StreamEntry[]
+      >,
+    ]);
+    return { total: Number(total), letters: entries.slice(offset).map(deadLetterEntry) };
   }
 
   async deadLettersById(ids: readonly string[]): Promise<(DeadLetterRecord | null)[]> {

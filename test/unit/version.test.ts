@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { packageVersion } from '../../lib/cli/commands/version.js';
+import { packageVersion } from '../../lib/util/package-version.js';
 
 describe('docket version', () => {
   it('finds the package version from the ES module build too (no __dirname there)', () => {

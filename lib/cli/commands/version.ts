@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import { packageVersion } from '../../util/package-version.js';
 
-export { packageVersion };
-
 /** `docket version`. */
 export function registerVersion(program: Command): void {
   program

@@ -24,7 +24,7 @@
             stream; the execution of its key fails only when this very message is the one it
             waits on (runs field streamId), so a foreign entry carrying a live key and
             generation changes nothing else
-    admission: the JSON rules the message was admitted with (see claim-1.lua); its
+    admission: the JSON rules the message was admitted with (see claim-2.lua); its
             concurrency slots are given back and waiters woken
     next when ('' = none): a perpetual task's successor, scheduled under the same key after
             the execution ended, with next args ('' = the same args) and attempt 1

@@ -3,7 +3,7 @@ import type { ClaimOptions, ClaimRequest, ClaimStatus } from '../docket-store.js
 import { CONSUMER_GROUP } from '../keys.js';
 import { defineScript, type ScriptArg } from './script.js';
 
-/** claim-1.lua: decide for each delivered message whether it runs now. */
+/** claim-2.lua: decide for each delivered message whether it runs now. */
 export const CLAIM = defineScript<
   { consumer: string; requests: readonly ClaimRequest[] } & ClaimOptions,
   ClaimStatus[]

@@ -1,6 +1,6 @@
 --- @include "lines"
 --[[
-  The admission rules of a message (claim-1.lua), a JSON array checked in order; each rule's
+  The admission rules of a message (claim-2.lua), a JSON array checked in order; each rule's
   k is its key under the docket's prefix:
     { "t": "cooldown", "k": key, "w": window ms }          first start wins, other keys dropped
     { "t": "debounce", "k": key, "s": settle ms }          one start, settle after the last
