@@ -47,7 +47,8 @@ describe('claims of messages read ahead', { timeout: 60_000 }, () => {
 
   it('leave no slot taken by a message whose arguments do not decode', async (t) => {
     const docket = await useDocket(t, [Tasks], { worker: { concurrency: 20 } });
-    // five quick tasks fill the first read; their ends read (and claim) the next messages
+    // five quick tasks, then the undecodable message and a good one, read along with ends or
+    // by the loop's next read
     for (let i = 0; i < 5; i++) await docket.client.add(Tasks.prototype.quick)(i);
     await writeEntry(docket.name, {
       key: 'undecodable',
@@ -59,7 +60,8 @@ describe('claims of messages read ahead', { timeout: 60_000 }, () => {
     });
     const good = await docket.client.add(Tasks.prototype.single, { key: 'good' })('after');
     await docket.worker.runUntilFinished();
-    // the undecodable message took no concurrency slot: the next one ran at once
+    // the undecodable message took no concurrency slot: the next one ran (a leaked slot of
+    // `single`, concurrency 1, would hold it until its lease ran out)
     assert.equal(await good.result({ timeout: 5_000 }), 'after');
     const dead = await docket.client.deadLetters();
     assert.deepEqual(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromiumMissing, launchChromium, screenshotPath } from './browser.js';
-import { ADMIN_COOKIE, startDashboardApp, type DashboardApp } from './fixture.js';
+import { ADMIN_COOKIE, callApi, startDashboardApp, type DashboardApp } from './fixture.js';
 
 // The page functions below run in the browser; this project compiles without the DOM library.
 declare const document: any;
@@ -78,17 +78,9 @@ describe('task detail page (Express)', { skip }, () => {
       ['run-now', 'scheduled'],
       ['retry-task', 'failed'],
     ]) {
-      const response = await fetch(`${suite.docket().url}/docket/api/${action}`, {
-        method: 'POST',
-        headers: {
-          cookie: `${ADMIN_COOKIE.name}=${ADMIN_COOKIE.value}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ key }),
-      });
+      const response = await callApi(suite.docket(), 'POST', action, { key });
       assert.equal(response.status, 409, action);
-      const body = (await response.json()) as { message: string };
-      assert.equal(body.message, `task ${key} is completed, not ${wanted}`);
+      assert.equal(response.body.message, `task ${key} is completed, not ${wanted}`);
     }
     assert.equal((await suite.docket().client.getExecution(key))?.state, 'completed');
     await page.close();
