@@ -45,6 +45,16 @@ export function rebuildError(text: string | undefined): Error {
   return error;
 }
 
+/** Most characters of an error's stack kept with a failed attempt. */
+export const STACK_MAX_CHARS = 8_192;
+
+/** The stack kept of an error (cut to STACK_MAX_CHARS), or undefined when it has none. */
+export function stackOf(error: unknown): string | undefined {
+  const stack = error instanceof Error ? error.stack : undefined;
+  if (typeof stack !== 'string' || stack === '') return undefined;
+  return stack.length > STACK_MAX_CHARS ? `${stack.slice(0, STACK_MAX_CHARS - 1)}…` : stack;
+}
+
 /** The stored form of an error: `"<Name>: <message>"`. */
 export function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name || 'Error'}: ${error.message}`;

@@ -1,8 +1,10 @@
 import { ExecutionCancelledError } from '../errors/execution-cancelled.error.js';
 import { TimeoutError } from '../errors/timeout.error.js';
 import type { DocketStore, RunRecord } from '../store/docket-store.js';
+import type { AttemptRecord } from '../store/read-records.js';
 import type {
   Disposition,
+  ExecutionAttempt,
   ExecutionEvent,
   ExecutionProgress,
   ExecutionState,
@@ -52,6 +54,13 @@ export class Execution<R = unknown> {
   startedAt?: Date;
   completedAt?: Date;
   error?: string;
+  /** The stack of `error`, as the worker saw it (cut to 8 192 characters); absent without. */
+  errorStack?: string;
+  /**
+   * The attempts before the current one, oldest first (the last 20): retried failures with
+   * their errors and stacks, and starts whose worker went silent. Empty for a first attempt.
+   */
+  earlierAttempts: ExecutionAttempt[] = [];
   /** The keys it waits (or waited) for, in the order of its `after`; absent without. */
   after?: string[];
   progress: ExecutionProgress = { current: null, total: null, message: null, updatedAt: null };
@@ -88,6 +97,8 @@ export class Execution<R = unknown> {
     this.startedAt = run.startedAt === undefined ? undefined : new Date(run.startedAt);
     this.completedAt = run.completedAt === undefined ? undefined : new Date(run.completedAt);
     this.error = run.error;
+    this.errorStack = run.stack;
+    this.earlierAttempts = (run.attempts ?? []).map(attemptOf);
     this.after = run.after;
   }
 
@@ -292,4 +303,19 @@ async function nextBefore<T>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** An earlier attempt as `Execution.earlierAttempts` shows it. */
+function attemptOf(a: AttemptRecord): ExecutionAttempt {
+  const out: ExecutionAttempt = {
+    attempt: a.attempt,
+    outcome: a.outcome,
+    endedAt: new Date(a.endedAt),
+  };
+  if (a.worker !== undefined) out.worker = a.worker;
+  if (a.startedAt !== undefined) out.startedAt = new Date(a.startedAt);
+  if (a.error !== undefined) out.error = a.error;
+  if (a.stack !== undefined) out.errorStack = a.stack;
+  if (a.retryAt !== undefined) out.retryAt = new Date(a.retryAt);
+  return out;
 }

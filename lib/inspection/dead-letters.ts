@@ -160,6 +160,7 @@ function entryOf(letter: DeadLetterRecord): DeadLetterEntry {
     taskName: letter.taskName,
     args: decodeOrRaw(letter.args),
     error: letter.error,
+    ...(letter.stack ? { errorStack: letter.stack } : {}),
     attempt: letter.attempt,
     deadAt: new Date(letter.deadAt),
   };

@@ -22,6 +22,27 @@ export interface ExecutionProgress {
   updatedAt: Date | null;
 }
 
+/**
+ * An attempt of an execution before its current one: one that failed and was retried
+ * (`'failed'`, with its error, the error's stack and when the next attempt was due), or a start
+ * whose worker went silent, so that its message was delivered again (`'redelivered'`).
+ */
+export interface ExecutionAttempt {
+  /** Its attempt number (a redelivered start shares it with the start after it). */
+  attempt: number;
+  outcome: 'failed' | 'redelivered';
+  worker?: string;
+  startedAt?: Date;
+  /** When it failed, or when its message was delivered again. */
+  endedAt: Date;
+  /** `"<Name>: <message>"` of a failed attempt. */
+  error?: string;
+  /** The stack of that error, as the worker saw it (cut to 8 192 characters). */
+  errorStack?: string;
+  /** When the next attempt was due (a failed attempt). */
+  retryAt?: Date;
+}
+
 /** A change of state, as published on `{name}:state:<key>`. */
 export interface StateEvent {
   type: 'state';

@@ -71,6 +71,8 @@ export interface DeadLetter {
   /** Decoded arguments, or the raw text when they could not be decoded. */
   args: unknown[] | string;
   error: string;
+  /** The stack of `error`, as the worker saw it; absent when it was not kept. */
+  errorStack?: string;
   attempt: number;
   deadAt: Date;
 }

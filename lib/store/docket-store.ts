@@ -204,6 +204,8 @@ export interface TaskEnd {
   result?: string;
   /** `"<Name>: <message>"`. */
   error?: string;
+  /** The error's stack, cut to STACK_MAX_CHARS (absent: none). */
+  stack?: string;
   retryWhen?: number;
   attempt: number;
   taskName: string;

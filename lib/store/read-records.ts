@@ -17,8 +17,24 @@ export interface RunRecord {
   startedAt?: number;
   completedAt?: number;
   error?: string;
+  /** The stack of `error`, as the worker saw it. */
+  stack?: string;
+  /** Its earlier attempts, oldest first (see lua/includes/attempts.lua); none without. */
+  attempts?: AttemptRecord[];
   /** The keys of its `after`, in order (none without). */
   after?: string[];
+}
+
+/** An earlier attempt of an execution, as stored (times in epoch ms). */
+export interface AttemptRecord {
+  attempt: number;
+  outcome: 'failed' | 'redelivered';
+  worker?: string;
+  startedAt?: number;
+  endedAt: number;
+  error?: string;
+  stack?: string;
+  retryAt?: number;
 }
 
 /** The outcomes of the keys an execution waited for (see lua/dependencies-1.lua). */
@@ -89,6 +105,8 @@ export interface DeadLetterRecord {
   /** Encoded arguments (raw text). */
   args: string;
   error: string;
+  /** The error's stack ('' when the letter has none). */
+  stack: string;
   attempt: number;
   deadAt: number;
 }

@@ -1,5 +1,5 @@
 import type { ExecutionState } from '../interfaces/execution.interface.js';
-import type { ProgressRecord, RunRecord } from './docket-store.js';
+import type { AttemptRecord, ProgressRecord, RunRecord } from './read-records.js';
 import { numberField } from './fields.js';
 
 /** Every state an execution can be in. */
@@ -26,8 +26,44 @@ export function runRecord(hash: Record<string, string>): RunRecord | null {
     startedAt: numberField(hash.startedAt),
     completedAt: numberField(hash.completedAt),
     error: hash.error || undefined,
+    stack: hash.stack || undefined,
+    attempts: attemptsField(hash.attempts),
     after: keysField(hash.after),
   };
+}
+
+/**
+ * The runs field `attempts` (one JSON object a line, see lua/includes/attempts.lua) as
+ * records; a line that cannot be read is left out.
+ */
+export function attemptsField(text: string | undefined): AttemptRecord[] | undefined {
+  if (!text) return undefined;
+  const out: AttemptRecord[] = [];
+  for (const line of text.split('\n')) {
+    let item: unknown;
+    try {
+      item = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (typeof item !== 'object' || item === null) continue;
+    const e = item as Record<string, unknown>;
+    const attempt = numberField(e.attempt);
+    const endedAt = numberField(e.endedAt);
+    if (attempt === undefined || endedAt === undefined) continue;
+    if (e.outcome !== 'failed' && e.outcome !== 'redelivered') continue;
+    out.push({
+      attempt,
+      outcome: e.outcome,
+      endedAt,
+      worker: typeof e.worker === 'string' ? e.worker : undefined,
+      startedAt: numberField(e.startedAt),
+      error: typeof e.error === 'string' ? e.error : undefined,
+      stack: typeof e.stack === 'string' ? e.stack : undefined,
+      retryAt: numberField(e.retryAt),
+    });
+  }
+  return out.length > 0 ? out : undefined;
 }
 
 /** A JSON array of keys as stored (runs field `after`); undefined when absent or unreadable. */

@@ -38,6 +38,7 @@ export function deadLetterEntry([id, fields]: StreamEntry): DeadLetterRecord {
     taskName: f.task ?? '',
     args: f.args ?? '',
     error: f.error ?? '',
+    stack: f.stack ?? '',
     attempt: numberField(f.attempt) ?? 1,
     deadAt: numberField(f.deadAt) ?? NaN,
   };

@@ -5,7 +5,7 @@ import { Deadline } from '../behaviours/timeout.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large.error.js';
 import { TimeoutError } from '../errors/timeout.error.js';
 import { encodeArgs, encodeResult } from '../execution/codec.js';
-import { describeError } from '../execution/events.js';
+import { describeError, stackOf } from '../execution/events.js';
 import { Execution } from '../execution/execution.js';
 import type { TaskDefinition } from '../explorer/task-definition.js';
 import type { DocketMetrics, TaskLabels } from '../observability/docket-metrics.js';
@@ -238,7 +238,15 @@ export class TaskRunner {
         `↫ ${label} failed after ${took} (${describeError(error)}); retry at ${new Date(when).toISOString()}`,
       );
       return {
-        end: { ...base, outcome: 'retry', retryWhen: when, attempt: message.attempt + 1 },
+        end: {
+          ...base,
+          outcome: 'retry',
+          retryWhen: when,
+          attempt: message.attempt + 1,
+          error: describeError(error),
+          // a retry asked for by the handler has no stack worth keeping
+          stack: error instanceof ForcedRetry ? undefined : stackOf(error),
+        },
         thrown: error,
       };
     }
@@ -250,7 +258,10 @@ export class TaskRunner {
       `↩ ${label} failed after ${took}: ${describeError(failure)}`,
       (failure as Error)?.stack,
     );
-    return { end: { ...base, outcome: 'dead', error: describeError(failure) }, thrown: failure };
+    return {
+      end: { ...base, outcome: 'dead', error: describeError(failure), stack: stackOf(failure) },
+      thrown: failure,
+    };
   }
 
   /** The `Execution` a handler sees as `ctx.execution`. */

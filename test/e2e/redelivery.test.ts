@@ -78,6 +78,14 @@ describe('redelivery', { timeout: 60_000 }, () => {
       const after = await docket.client.getExecution('h');
       assert.equal(after?.state, 'completed');
       assert.equal(after?.worker, 'survivor');
+      // the child's start is kept as an earlier attempt, redelivered
+      assert.equal(after?.earlierAttempts.length, 1);
+      const [lost] = after?.earlierAttempts ?? [];
+      assert.equal(lost.outcome, 'redelivered');
+      assert.equal(lost.attempt, 1);
+      assert.equal(lost.worker, 'child-worker');
+      assert.ok(lost.startedAt && lost.startedAt.getTime() >= addedAt - 1);
+      assert.ok(lost.endedAt.getTime() <= run.startedAt + 1);
       assert.equal(child.starts, 1, 'the child started the task more than once');
       assert.equal((await docket.inspector.depths()).running, 0);
     },

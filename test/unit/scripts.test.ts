@@ -49,7 +49,7 @@ describe('script definitions', () => {
     ]);
   });
 
-  it('encode an end as a group of 13 values, and read the reply back', () => {
+  it('encode an end as a group of 14 values (the stack last), and read the reply back', () => {
     const input = {
       now: 7,
       executionTtl: 0,
@@ -69,8 +69,9 @@ describe('script definitions', () => {
       ],
     };
     const args = FINISH.args(keys, input);
-    assert.equal(args.length, 7 + 13);
+    assert.equal(args.length, 7 + 14);
     assert.deepEqual(args.slice(5, 7), ['w1', 4]);
+    assert.equal(args[7 + 13], '', 'no stack');
     const reply = FINISH.decode([['ok'], [['3-0', ['key', 'x']]]], input);
     assert.deepEqual(reply, { statuses: ['ok'], read: [['3-0', ['key', 'x']]] });
   });

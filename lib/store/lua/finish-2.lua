@@ -4,6 +4,7 @@
 --- @include "lanes"
 --- @include "events"
 --- @include "dependencies"
+--- @include "attempts"
 --[[
   finish: record how delivered messages ended, several in one call.
 
@@ -11,15 +12,18 @@
   ARGV[1] key prefix         ARGV[2] consumer group   ARGV[3] now (epoch ms)
   ARGV[4] executionTtl (ms; 0 = keep nothing)         ARGV[5] dead-letter retention (ms)
   ARGV[6] consumer that reads along ('' = none)        ARGV[7] most new messages it reads
-  ARGV[8..] groups of 13: task key, message generation, message id, outcome, result, error,
-            retry when (epoch ms), attempt, task name, args, admission, next when, next args
+  ARGV[8..] groups of 14: task key, message generation, message id, outcome, result, error,
+            retry when (epoch ms), attempt, task name, args, admission, next when, next args,
+            the error's stack ('' = none)
     outcome 'completed' | 'failed' | 'cancelled': the execution ends; result ('' = none) is
             stored under results:<key> and the error ('' = none) in the runs hash, both for
             executionTtl, or the runs hash is deleted when executionTtl is 0
     outcome 'retry': the same key is scheduled again at retry-when with the given attempt
-            (new generation; queued at once when due, else in the queue)
+            (new generation; queued at once when due, else in the queue); the attempt that
+            failed joins the runs field 'attempts' (see includes/attempts.lua)
     outcome 'dead': like 'failed', and the message also goes to the dead-letter stream with
-            task name, args, error and attempt
+            task name, args, error, attempt and stack
+    The stack of a failed end is kept beside its error (runs field 'stack').
     outcome 'rejected': a message whose fields could not be read goes to the dead-letter
             stream; the execution of its key fails only when this very message is the one it
             waits on (runs field streamId), so a foreign entry carrying a live key and
@@ -50,18 +54,19 @@
 local prefix, group, now, ttl, deadTtl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local TERMINAL = { completed = true, failed = true, cancelled = true }
 
-local function dead_letter(key, task, args, err, attempt)
-  redis.call('XADD', KEYS[2], 'MINID', '~', tonumber(now) - deadTtl, '*',
-    'key', key, 'task', task, 'args', args, 'error', err, 'attempt', attempt, 'deadAt', now)
+local function dead_letter(key, task, args, err, attempt, stack)
+  redis.call('XADD', KEYS[2], 'MINID', '~', tonumber(now) - deadTtl, '*', unpack(field_push(
+    { 'key', key, 'task', task, 'args', args, 'error', err, 'attempt', attempt, 'deadAt', now }, 'stack', stack)))
 end
 
 -- `run`: the runs fields read before (read_run); a field that is not there is not deleted, a
 -- progress hash that was never written (no 'progressed') is not touched
-local function end_run(key, runs, run, state, err, result)
+local function end_run(key, runs, run, state, err, result, stack)
   local progress = prefix .. 'progress:' .. key
   if ttl > 0 then
     if err ~= '' then
-      redis.call('HSET', runs, 'state', state, 'completedAt', now, 'error', err)
+      redis.call('HSET', runs, 'state', state, 'completedAt', now, 'error', err,
+        unpack(field_push({}, 'stack', stack)))
     else
       redis.call('HSET', runs, 'state', state, 'completedAt', now)
     end
@@ -80,10 +85,10 @@ end
 -- The runs fields an end reads, read once.
 local function read_run(runs)
   local r = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'worker', 'startedAt', 'task', 'priority',
-    'traceparent', 'tracestate', 'streamId', 'progressed', 'waited', 'after')
+    'traceparent', 'tracestate', 'streamId', 'progressed', 'waited', 'after', 'attempts')
   return { generation = r[1], state = r[2], cancel = r[3], worker = r[4], startedAt = r[5], task = r[6],
     priority = r[7], traceparent = r[8], tracestate = r[9], streamId = r[10], progressed = r[11], waited = r[12],
-    after = r[13] }
+    after = r[13], attempts = r[14] }
 end
 
 -- The event of an end, with the worker and how long the attempt ran (when events are on), from
@@ -103,7 +108,7 @@ end
 
 -- One end; returns its status.
 local function finish(key, generation, id, outcome, result, err, retryWhen, attempt, task, args, admission,
-                      nextWhen, nextArgs)
+                      nextWhen, nextArgs, stack)
   if admission ~= '' then
     for _, r in ipairs(cjson.decode(admission)) do
       if r.t == 'conc' then release_slot(prefix, prefix .. r.k, r.m, key, now) end
@@ -111,11 +116,11 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
   end
   local runs = prefix .. 'runs:' .. key
   if outcome == 'rejected' then
-    dead_letter(key, task, args, err, attempt)
+    dead_letter(key, task, args, err, attempt, stack)
     local run = key ~= '' and id ~= '' and read_run(runs)
     if run and run.streamId == id then
       end_event('dead', key, run, task, attempt, err)
-      end_run(key, runs, run, 'failed', err, '')
+      end_run(key, runs, run, 'failed', err, '', stack)
       deps_ended(prefix, key, run.generation, run.waited, run.after, 'failed', err, '', now, ttl)
       return 'ok'
     end
@@ -126,14 +131,14 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
   local applies = same and not TERMINAL[run.state]
   if applies and run.cancel == '1' then
     end_event('cancelled', key, run, task, attempt, '')
-    end_run(key, runs, run, 'cancelled', '', '')
+    end_run(key, runs, run, 'cancelled', '', '', '')
     deps_ended(prefix, key, run.generation, run.waited, run.after, 'cancelled', '', '', now, ttl)
     return 'cancelled'
   end
   local dead = false
   if outcome == 'dead' then
     -- (an end written again after a lost reply finds its execution ended: no second letter)
-    if applies or not same then dead_letter(key, task, args, err, attempt) end
+    if applies or not same then dead_letter(key, task, args, err, attempt, stack) end
     outcome = 'failed'
     dead = true
   end
@@ -142,15 +147,21 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
     end_event('retrying', key, run, task, tonumber(attempt) - 1, err)
     schedule_run(prefix, key, task, args, retryWhen, attempt, now, run.traceparent, run.tracestate, nil,
       { run.generation, run.state, run.priority })
+    redis.call('HSET', runs, 'attempts', attempts_push(run.attempts, {
+      attempt = tonumber(attempt) - 1, worker = run.worker or nil, startedAt = tonumber(run.startedAt),
+      endedAt = tonumber(now), outcome = 'failed', error = err ~= '' and err or nil,
+      stack = stack ~= '' and stack or nil, retryAt = tonumber(retryWhen) }))
     return 'ok'
   end
   end_event(dead and 'dead' or outcome, key, run, task, attempt, err)
-  end_run(key, runs, run, outcome, err, result)
+  end_run(key, runs, run, outcome, err, result, stack)
   deps_ended(prefix, key, run.generation, run.waited, run.after, outcome, err, result, now, ttl)
   if nextWhen ~= '' and outcome ~= 'cancelled' then
     -- the ended record is kept for executionTtl (0: it is gone, and the successor's record is
     -- new); either way the successor keeps the priority and the trace context read above
     local kept = ttl > 0
+    -- the successor is a new execution: it starts without the attempts and stack of this one
+    if kept and (run.attempts or (err ~= '' and stack ~= '')) then redis.call('HDEL', runs, 'attempts', 'stack') end
     schedule_run(prefix, key, task, nextArgs ~= '' and nextArgs or args, nextWhen, 1, now,
       run.traceparent, run.tracestate, run.priority or '5', kept and { run.generation, outcome, run.priority } or {})
   end
@@ -158,17 +169,17 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
 end
 
 local out = {}
-for i = 8, #ARGV, 13 do
+for i = 8, #ARGV, 14 do
   local key, id, task, args, attempt = ARGV[i], ARGV[i + 2], ARGV[i + 8], ARGV[i + 9], ARGV[i + 7]
   if id ~= '' then lane_drop(prefix, group, id) end
   local ok, status = pcall(finish, key, ARGV[i + 1], id, ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6],
-    attempt, task, args, ARGV[i + 10], ARGV[i + 11], ARGV[i + 12])
+    attempt, task, args, ARGV[i + 10], ARGV[i + 11], ARGV[i + 12], ARGV[i + 13])
   if ok then
     out[#out + 1] = status
   else
     -- a record of this end cannot be read (a wrong-typed key): the end goes to the dead letters alone
     local reason = type(status) == 'table' and status.err or tostring(status)
-    dead_letter(key, task, args, 'UnreadableRecordError: ' .. reason, attempt)
+    dead_letter(key, task, args, 'UnreadableRecordError: ' .. reason, attempt, '')
     out[#out + 1] = 'error'
   end
 end

@@ -22,7 +22,7 @@ export const FINISH = defineScript<
     for (const e of ends) {
       args.push(e.key, e.generation, e.id, e.outcome, e.result ?? '', e.error ?? '');
       args.push(e.retryWhen ?? 0, e.attempt, e.taskName, e.args, encodeAdmission(e.admission));
-      args.push(e.nextWhen ?? '', e.nextArgs ?? '');
+      args.push(e.nextWhen ?? '', e.nextArgs ?? '', e.stack ?? '');
     }
     return args;
   },

@@ -4,6 +4,7 @@
 --- @include "pause"
 --- @include "states"
 --- @include "events"
+--- @include "attempts"
 --[[
   Claims: whether a delivered message runs now, decided and marked (claim-2.lua calls it for
   the messages a worker asks for; finish-2.lua for the messages it reads along). The statuses
@@ -40,7 +41,7 @@ end
 local function claim_run(c, key, generation, id, rules)
   local runs = c.prefix .. 'runs:' .. key
   local current = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'task', 'args', 'attempt', 'starts',
-    'traceparent', 'tracestate', 'progressed')
+    'traceparent', 'tracestate', 'progressed', 'worker', 'startedAt', 'attempts')
   -- a task deferred by a rule keeps linking to its producer's span
   local ahead, traceparent, tracestate = nil, current[8] or '', current[9] or ''
   if generation == '0' and current[1] == false then
@@ -75,6 +76,13 @@ local function claim_run(c, key, generation, id, rules)
     return 'cancelled'
   end
   local starts = tonumber(current[7] or '0')
+  -- a start before this one whose worker went silent: its message is delivered again, and the
+  -- start joins the earlier attempts
+  local history = {}
+  if starts > 0 and current[11] then
+    history = { 'attempts', attempts_push(current[13], { attempt = tonumber(current[6]), worker = current[11],
+      startedAt = tonumber(current[12]), endedAt = c.nowN, outcome = 'redelivered' }) }
+  end
   if starts >= c.mostStarts then
     -- its worker vanished every time it ran: it is not started again
     lane_drop(c.prefix, c.group, id)
@@ -84,7 +92,7 @@ local function claim_run(c, key, generation, id, rules)
     deps_ended_read(c.prefix, key, current[1], 'failed', err, c.now, c.ttl)
     local progress = c.prefix .. 'progress:' .. key
     if c.ttl > 0 then
-      redis.call('HSET', runs, 'state', 'failed', 'completedAt', c.now, 'error', err)
+      redis.call('HSET', runs, 'state', 'failed', 'completedAt', c.now, 'error', err, unpack(history))
       redis.call('HDEL', runs, 'streamId', 'worker', 'startedAt')
       redis.call('PEXPIRE', runs, c.ttl)
       redis.call('PEXPIRE', progress, c.ttl)
@@ -127,7 +135,8 @@ local function claim_run(c, key, generation, id, rules)
     return 'waiting'
   end
   -- not acknowledged: the message stays pending while it runs, for redelivery
-  redis.call('HSET', runs, 'state', 'running', 'worker', c.worker, 'startedAt', c.now, 'starts', starts + 1)
+  redis.call('HSET', runs, 'state', 'running', 'worker', c.worker, 'startedAt', c.now, 'starts', starts + 1,
+    unpack(history))
   -- an earlier attempt's progress goes (runs field 'progressed': there is some)
   if current[10] then
     redis.call('HDEL', runs, 'streamId', 'reserved', 'reservedMax', 'progressed')

@@ -5,12 +5,13 @@
 --[[
   schedule_prior(prefix, key, mode, task, args, when)
     What an add or replace reads first of the key's earlier execution: its runs fields state,
-    streamId, waiting, when, generation, task, args, attempt, held and after, and the
+    streamId, waiting, when, generation, task, args, attempt, held, after, attempts and stack, and the
     'already_scheduled' reply when `mode` is 'add' and that execution is live (else nil).
   schedule_clear(prefix, group, key, run)
     Remove what is left of that earlier execution (`run` as schedule_prior read it; a new key
     has nothing to clean): its message, its place in a waiting line, its work held while
-    paused, its place in the queue, its parked, results and progress records. A waiter lets go
+    paused, its place in the queue, its parked, results and progress records, its earlier
+    attempts and its error's stack. A waiter lets go
     of its dependencies on its own (deps_forget).
   schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate, priority)
     Add or replace one execution of `key` (what schedule-4.lua does; see there); returns its
@@ -18,7 +19,7 @@
 ]]
 local function schedule_prior(prefix, key, mode, task, args, when)
   local run = redis.call('HMGET', prefix .. 'runs:' .. key, 'state', 'streamId', 'waiting', 'when', 'generation',
-    'task', 'args', 'attempt', 'held', 'after')
+    'task', 'args', 'attempt', 'held', 'after', 'attempts', 'stack')
   local state = run[1]
   if mode == 'add' and (state == 'scheduled' or state == 'queued' or state == 'running') then
     return run, { 'already_scheduled', state, run[4] or when, run[5] or '0', run[6] or task, run[7] or args,
@@ -34,6 +35,7 @@ local function schedule_clear(prefix, group, key, run)
   if run[9] then unhold(prefix, key, run[9]) end
   redis.call('ZREM', prefix .. 'queue', key)
   redis.call('DEL', prefix .. 'parked:' .. key, prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
+  if run[11] or run[12] then redis.call('HDEL', prefix .. 'runs:' .. key, 'attempts', 'stack') end
 end
 
 local function schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate,
