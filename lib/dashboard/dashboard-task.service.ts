@@ -16,6 +16,7 @@ import { DOCKET_DASHBOARD_OPTIONS } from './dashboard.constants.js';
 import { badRequest, requireKey } from './dashboard.service.js';
 import { explanationView } from './explanation-view.js';
 import { formatValue } from './format-value.js';
+import { attemptViews, timelineOf } from './timeline.js';
 
 /** A date and time with its zone: `2030-01-31T09:00Z`, `…T09:00:00.000+01:00`. */
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -113,6 +114,9 @@ export class DashboardTaskService {
       args: show ? execution.args.map(formatValue) : null,
       result,
       error: execution.error ?? null,
+      errorStack: execution.errorStack ?? null,
+      attempts: attemptViews(execution),
+      timeline: timelineOf(execution),
       deadLetter,
       progress: { ...progress, updatedAt: isoOrNull(progress.updatedAt) },
       explanation,
@@ -136,7 +140,12 @@ export class DashboardTaskService {
   private async deadLetter(key: string): Promise<DeadLetterDetailView | null> {
     const letter = (await this.docket.client.deadLetters()).findLast((d) => d.key === key);
     return letter
-      ? { error: letter.error, attempt: letter.attempt, deadAt: isoOrNull(letter.deadAt) }
+      ? {
+          error: letter.error,
+          errorStack: letter.errorStack ?? null,
+          attempt: letter.attempt,
+          deadAt: isoOrNull(letter.deadAt),
+        }
       : null;
   }
 

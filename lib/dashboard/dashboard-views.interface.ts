@@ -185,12 +185,36 @@ export interface StrikeView {
 /** What is known of an execution's dead letter (its last attempt failed, or it could not run). */
 export interface DeadLetterDetailView {
   error: string;
+  errorStack: string | null;
   attempt: number;
   /** Null when the stored time is not a valid date. */
   deadAt: string | null;
 }
 
 /** Everything the docket keeps of one execution, for its detail page. */
+/** An attempt before the current one (`Execution.earlierAttempts`), times as ISO 8601. */
+export interface AttemptView {
+  attempt: number;
+  outcome: 'failed' | 'redelivered';
+  worker: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  error: string | null;
+  errorStack: string | null;
+  retryAt: string | null;
+}
+
+/** One step of an execution's life, as far as the docket records it. */
+export interface TimelineEntry {
+  /** ISO 8601. */
+  at: string;
+  what: 'added' | 'due' | 'started' | 'failed' | 'redelivered' | 'completed' | 'cancelled';
+  /** The attempt it concerns (none for added). */
+  attempt: number | null;
+  /** A worker, an error, a retry time: what goes with it. */
+  detail: string | null;
+}
+
 export interface TaskDetailView {
   key: string;
   taskName: string;
@@ -213,6 +237,12 @@ export interface TaskDetailView {
   result: string | null;
   /** `<Name>: <message>` of a failed execution. */
   error: string | null;
+  /** The stack of that error, as the worker saw it. */
+  errorStack: string | null;
+  /** The attempts before the current one, oldest first. */
+  attempts: AttemptView[];
+  /** Its life in order (see timeline.ts for what is recorded). */
+  timeline: TimelineEntry[];
   deadLetter: DeadLetterDetailView | null;
   progress: ProgressView;
   /** Why it is where it is. */

@@ -313,6 +313,7 @@ function attemptOf(a: AttemptRecord): ExecutionAttempt {
     endedAt: new Date(a.endedAt),
   };
   if (a.worker !== undefined) out.worker = a.worker;
+  if (a.dueAt !== undefined) out.dueAt = new Date(a.dueAt);
   if (a.startedAt !== undefined) out.startedAt = new Date(a.startedAt);
   if (a.error !== undefined) out.error = a.error;
   if (a.stack !== undefined) out.errorStack = a.stack;

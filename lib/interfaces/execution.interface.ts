@@ -32,6 +32,8 @@ export interface ExecutionAttempt {
   attempt: number;
   outcome: 'failed' | 'redelivered';
   worker?: string;
+  /** When it was due. */
+  dueAt?: Date;
   startedAt?: Date;
   /** When it failed, or when its message was delivered again. */
   endedAt: Date;

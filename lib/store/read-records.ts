@@ -30,6 +30,7 @@ export interface AttemptRecord {
   attempt: number;
   outcome: 'failed' | 'redelivered';
   worker?: string;
+  dueAt?: number;
   startedAt?: number;
   endedAt: number;
   error?: string;

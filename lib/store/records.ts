@@ -57,6 +57,7 @@ export function attemptsField(text: string | undefined): AttemptRecord[] | undef
       outcome: e.outcome,
       endedAt,
       worker: typeof e.worker === 'string' ? e.worker : undefined,
+      dueAt: numberField(e.dueAt),
       startedAt: numberField(e.startedAt),
       error: typeof e.error === 'string' ? e.error : undefined,
       stack: typeof e.stack === 'string' ? e.stack : undefined,

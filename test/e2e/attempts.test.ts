@@ -51,6 +51,7 @@ describe('earlier attempts and error stacks', { timeout: 30_000 }, () => {
     for (const a of earlier) {
       assert.match(a.errorStack ?? '', /^FlakyError: attempt \d broke\n\s+at failDeepInside/);
       assert.ok(a.startedAt && a.startedAt.getTime() <= a.endedAt.getTime());
+      assert.ok(a.dueAt && a.dueAt.getTime() <= a.startedAt.getTime());
       // due when the worker decided (delay 0), which is after the start
       assert.ok(a.retryAt && a.retryAt.getTime() >= a.startedAt.getTime());
     }

@@ -85,10 +85,10 @@ end
 -- The runs fields an end reads, read once.
 local function read_run(runs)
   local r = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'worker', 'startedAt', 'task', 'priority',
-    'traceparent', 'tracestate', 'streamId', 'progressed', 'waited', 'after', 'attempts')
+    'traceparent', 'tracestate', 'streamId', 'progressed', 'waited', 'after', 'attempts', 'when')
   return { generation = r[1], state = r[2], cancel = r[3], worker = r[4], startedAt = r[5], task = r[6],
     priority = r[7], traceparent = r[8], tracestate = r[9], streamId = r[10], progressed = r[11], waited = r[12],
-    after = r[13], attempts = r[14] }
+    after = r[13], attempts = r[14], when = r[15] }
 end
 
 -- The event of an end, with the worker and how long the attempt ran (when events are on), from
@@ -148,7 +148,8 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
     schedule_run(prefix, key, task, args, retryWhen, attempt, now, run.traceparent, run.tracestate, nil,
       { run.generation, run.state, run.priority })
     redis.call('HSET', runs, 'attempts', attempts_push(run.attempts, {
-      attempt = tonumber(attempt) - 1, worker = run.worker or nil, startedAt = tonumber(run.startedAt),
+      attempt = tonumber(attempt) - 1, worker = run.worker or nil, dueAt = tonumber(run.when),
+      startedAt = tonumber(run.startedAt),
       endedAt = tonumber(now), outcome = 'failed', error = err ~= '' and err or nil,
       stack = stack ~= '' and stack or nil, retryAt = tonumber(retryWhen) }))
     return 'ok'

@@ -99,16 +99,60 @@ describe('task detail page (Express)', { skip }, () => {
       'Error: payment gateway down for order 9',
     );
     assert.match(await suite.text(page, '#task-error .hint'), /^dead letter after 1 attempt/);
+    // the stack the worker saw, open under the error
+    assert.match(
+      await suite.text(page, '#task-error details.stack[open] pre'),
+      /^Error: payment gateway down for order 9\n\s+at \S*flaky /,
+    );
     assert.equal(await suite.text(page, '#task-args pre'), '{ id: 9, amount: 90n }');
-    if (suite.mount === '/docket') {
-      await page.screenshot({ path: screenshotPath('dashboard-detail.png'), fullPage: true });
-    }
 
     controls.healed = true;
     await page.click('#task-summary button[data-action="retry-task"]');
     await page.waitForSelector('#task-state.completed');
     assert.equal(await suite.text(page, '#task-result pre'), "'paid'");
     assert.deepEqual(await client.deadLetters(), []);
+    await page.close();
+  });
+
+  it('shows the earlier attempts of a retried task with their stacks, and its timeline', async () => {
+    const { client } = suite.docket();
+    const execution = await client.add('wobbly')();
+    assert.equal(await execution.result({ timeout: 10_000 }), 'steady');
+
+    const page = await suite.open(execution.key);
+    await page.waitForSelector('#task-state.completed');
+    const rows = await page.$$eval('#task-attempts tr.attempt', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+    );
+    assert.equal(rows.length, 2);
+    rows.forEach(([attempt, outcome, worker], i) => {
+      assert.deepEqual([attempt, outcome, worker], [String(i + 1), 'failed', 'worker-1']);
+    });
+    const stacks = await page.$$eval('#task-attempts details.stack pre', (pres) =>
+      pres.map((p) => p.textContent ?? ''),
+    );
+    assert.equal(stacks.length, 2);
+    stacks.forEach((text, i) =>
+      assert.match(text, new RegExp(`^RangeError: wobble ${i + 1}\\n\\s+at wobble `)),
+    );
+    // the default key is a UUIDv7: the timeline starts at its time
+    const steps = await page.$$eval('#task-timeline li', (lis) =>
+      lis.map((li) => li.querySelector('.pill')?.textContent ?? ''),
+    );
+    assert.deepEqual(steps, [
+      'added',
+      'due',
+      'started',
+      'failed',
+      'due',
+      'started',
+      'failed',
+      'due',
+      'started',
+      'completed',
+    ]);
+    assert.match(await suite.text(page, '#task-timeline li.failed'), /RangeError: wobble 1/);
+    await page.screenshot({ path: screenshotPath('dashboard-detail.png'), fullPage: true });
     await page.close();
   });
 

@@ -70,6 +70,10 @@ export class Controls {
   }
 }
 
+function wobble(attempt: number): never {
+  throw new RangeError(`wobble ${attempt}`);
+}
+
 @Injectable()
 export class DashboardTasks {
   constructor(private readonly controls: Controls) {}
@@ -90,6 +94,13 @@ export class DashboardTasks {
   async flaky(order: { id: number; amount: bigint }): Promise<string> {
     if (!this.controls.healed) throw new Error(`payment gateway down for order ${order.id}`);
     return 'paid';
+  }
+
+  /** Fails its first two attempts (from a named function, for the stack), then succeeds. */
+  @DocketTask({ retry: { attempts: 3, delay: 0 } })
+  async wobbly(@Ctx() ctx: TaskContext): Promise<string> {
+    if (ctx.execution.attempt < 3) wobble(ctx.execution.attempt);
+    return 'steady';
   }
 
   @DocketTask()

@@ -1,4 +1,8 @@
-import type { TaskDetailView } from '../../dashboard-views.interface.js';
+import type {
+  AttemptView,
+  TaskDetailView,
+  TimelineEntry,
+} from '../../dashboard-views.interface.js';
 import { ApiError, act, get } from './api.js';
 import { button, cancel } from './actions.js';
 import { $, bar, h, span, time, toast } from './dom.js';
@@ -38,6 +42,108 @@ function fact(label: string, ...value: (Node | string | null)[]): HTMLElement {
 
 function panel(title: string, id: string, ...children: (Node | null)[]): HTMLElement {
   return h('div', { class: 'panel', id }, h('h2', null, title), ...children);
+}
+
+/** A stack, folded under its first line (the error itself is shown above it). */
+function stack(text: string | null, open = false): HTMLElement | null {
+  if (!text) return null;
+  const details = h(
+    'details',
+    { class: 'stack' },
+    h('summary', null, 'stack'),
+    h('pre', { class: 'error' }, text),
+  );
+  details.open = open;
+  return details;
+}
+
+/** The clock time of an ISO date with its milliseconds (the day on hover). */
+function clock(iso: string | null): HTMLElement {
+  if (!iso) return h('span', null, '—');
+  const date = new Date(iso);
+  const text = `${date.toLocaleTimeString(undefined, { hour12: false })}.${String(date.getMilliseconds()).padStart(3, '0')}`;
+  return h('time', { datetime: iso, title: date.toLocaleString(), class: 'mono' }, text);
+}
+
+function attemptsPanel(attempts: AttemptView[]): HTMLElement | null {
+  if (attempts.length === 0) return null;
+  return panel(
+    'Earlier attempts',
+    'task-attempts',
+    h(
+      'table',
+      null,
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          ...['#', 'Outcome', 'Worker', 'Started', 'Ended', 'Error'].map((c) => h('th', null, c)),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        ...attempts.map((a) =>
+          h(
+            'tr',
+            { class: 'attempt' },
+            h('td', null, String(a.attempt)),
+            h('td', null, h('span', { class: `pill ${a.outcome}` }, a.outcome)),
+            h('td', { class: 'mono' }, a.worker ?? '—'),
+            h('td', null, clock(a.startedAt)),
+            h('td', null, clock(a.endedAt)),
+            h(
+              'td',
+              { class: 'error' },
+              a.outcome === 'redelivered'
+                ? 'its worker went silent: delivered again'
+                : (a.error ?? ''),
+              a.retryAt ? h('div', { class: 'hint' }, 'retry due ', clock(a.retryAt)) : null,
+              stack(a.errorStack),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+const WHAT: Record<TimelineEntry['what'], string> = {
+  added: 'added',
+  due: 'due',
+  started: 'started',
+  failed: 'failed',
+  redelivered: 'redelivered',
+  completed: 'completed',
+  cancelled: 'cancelled',
+};
+
+function timelinePanel(timeline: TimelineEntry[]): HTMLElement {
+  return panel(
+    'Timeline',
+    'task-timeline',
+    h(
+      'ol',
+      { class: 'timeline' },
+      ...timeline.map((e) =>
+        h(
+          'li',
+          { class: `step ${e.what}` },
+          clock(e.at),
+          h('span', { class: `pill ${e.what}` }, WHAT[e.what]),
+          e.attempt === null ? null : h('span', { class: 'hint' }, `attempt ${e.attempt}`),
+          e.detail ? h('span', { class: e.what === 'failed' ? 'error' : 'mono' }, e.detail) : null,
+        ),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'hint' },
+      'The time of an add is known from a default (UUIDv7) key only; a key of your own shows the times from its due time on.',
+    ),
+  );
 }
 
 function render(t: TaskDetailView): HTMLElement[] {
@@ -116,6 +222,7 @@ function render(t: TaskDetailView): HTMLElement[] {
           'Error',
           'task-error',
           h('pre', { class: 'error' }, t.error ?? t.deadLetter?.error ?? ''),
+          stack(t.errorStack ?? t.deadLetter?.errorStack ?? null, true),
           t.deadLetter
             ? h(
                 'p',
@@ -126,6 +233,8 @@ function render(t: TaskDetailView): HTMLElement[] {
             : null,
         )
       : null,
+    attemptsPanel(t.attempts),
+    timelinePanel(t.timeline),
   ].filter((node): node is HTMLElement => node !== null);
 }
 

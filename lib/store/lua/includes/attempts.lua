@@ -1,6 +1,6 @@
 --[[
   An execution's earlier attempts: runs field 'attempts', one JSON object a line, oldest first,
-  each { attempt, outcome, worker, startedAt, endedAt, error, stack, retryAt } in that order
+  each { attempt, outcome, worker, dueAt, startedAt, endedAt, error, stack, retryAt } in that order
   (absent values left out). Written only when an attempt ends without ending the execution: a
   retry ('failed', with its error, stack and the time of the next attempt) or a start whose
   worker went silent so that its message was delivered again ('redelivered'). The last attempt
@@ -13,7 +13,7 @@
                                      ms or counts)
 ]]
 local ATTEMPTS_KEPT = 20
-local ATTEMPT_FIELDS = { 'attempt', 'outcome', 'worker', 'startedAt', 'endedAt', 'error', 'stack', 'retryAt' }
+local ATTEMPT_FIELDS = { 'attempt', 'outcome', 'worker', 'dueAt', 'startedAt', 'endedAt', 'error', 'stack', 'retryAt' }
 
 -- One entry as a JSON object, its fields in a fixed order (so that every Lua gives the same text).
 local function attempt_json(entry)

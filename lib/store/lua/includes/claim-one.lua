@@ -41,7 +41,7 @@ end
 local function claim_run(c, key, generation, id, rules)
   local runs = c.prefix .. 'runs:' .. key
   local current = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'task', 'args', 'attempt', 'starts',
-    'traceparent', 'tracestate', 'progressed', 'worker', 'startedAt', 'attempts')
+    'traceparent', 'tracestate', 'progressed', 'worker', 'startedAt', 'attempts', 'when')
   -- a task deferred by a rule keeps linking to its producer's span
   local ahead, traceparent, tracestate = nil, current[8] or '', current[9] or ''
   if generation == '0' and current[1] == false then
@@ -81,7 +81,7 @@ local function claim_run(c, key, generation, id, rules)
   local history = {}
   if starts > 0 and current[11] then
     history = { 'attempts', attempts_push(current[13], { attempt = tonumber(current[6]), worker = current[11],
-      startedAt = tonumber(current[12]), endedAt = c.nowN, outcome = 'redelivered' }) }
+      dueAt = tonumber(current[14]), startedAt = tonumber(current[12]), endedAt = c.nowN, outcome = 'redelivered' }) }
   end
   if starts >= c.mostStarts then
     -- its worker vanished every time it ran: it is not started again
