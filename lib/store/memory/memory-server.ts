@@ -835,6 +835,10 @@ const COMMANDS: Record<string, Handler> = {
   GET(args) {
     return this.get(args[0]);
   },
+  MGET(args) {
+    // as Redis: a key that holds another type reads as nil, never an error
+    return args.map((key) => (this.type(key) === 'string' ? this.get(key) : null));
+  },
   SET(args) {
     return this.set(args);
   },
@@ -973,6 +977,14 @@ const COMMANDS: Record<string, Handler> = {
     return (
       this.zset(args[0])?.countByScore(parseScoreBound(args[1]), parseScoreBound(args[2])) ?? 0
     );
+  },
+  ZREMRANGEBYRANK(args) {
+    const zset = this.zset(args[0]);
+    if (!zset) return 0;
+    const doomed = zset.range(integer(args[1]), integer(args[2]));
+    for (const [member] of doomed) zset.remove(member);
+    if (zset.size === 0) this.del([args[0]]);
+    return doomed.length;
   },
   ZREMRANGEBYSCORE(args) {
     const zset = this.zset(args[0]);

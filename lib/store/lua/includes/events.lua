@@ -1,21 +1,20 @@
+--- @include "states"
 --[[
-  Events: while some process listens (<prefix>events:on exists; listeners renew it), a script
+  Events: while some process listens (<prefix>events:on, see includes/watching.lua), a script
   collects the events of its call and publishes them at its end as one JSON array on
   <prefix>events. Each event: { type, key, taskName, attempt, at (epoch ms), worker?, error?,
   durationMs? }; type one of scheduled, started, completed, failed, retrying, cancelled, dead.
-  With no listener, the only cost is one EXISTS per call that has an event to tell.
 
   event_add(prefix, type, key, task, attempt, now, extra)  extra: nil or a table of fields
   event_dead(prefix, key, task, attempt, now, extra)       an end that is dead-lettered: failed,
                                                            then dead (the same extra fields)
-  events_flush(prefix)                                     publish what was collected
+  events_flush(prefix)                                     publish what was collected, and write
+                                                           the history's ends (history_flush)
 ]]
-local EVENTS_ON = nil
 local EVENTS = {}
 
 local function events_on(prefix)
-  if EVENTS_ON == nil then EVENTS_ON = redis.call('EXISTS', prefix .. 'events:on') == 1 end
-  return EVENTS_ON
+  return watching(prefix).events
 end
 
 local function event_add(prefix, kind, key, task, attempt, now, extra)
@@ -33,6 +32,7 @@ local function event_dead(prefix, key, task, attempt, now, extra)
 end
 
 local function events_flush(prefix)
+  history_flush(prefix)
   if #EVENTS > 0 then
     redis.call('PUBLISH', prefix .. 'events', cjson.encode(EVENTS))
     EVENTS = {}

@@ -1,14 +1,35 @@
+--- @include "watching"
 --[[
   State channels: an execution's state changes go to <prefix>state:<key> (JSON, see the wire
-  format) while some process listens (<prefix>states:on exists; listeners set it before they
-  read a state, and renew it). With no listener, the only cost is one EXISTS per call that has
-  a state to tell.
+  format) while some process listens (<prefix>states:on, see includes/watching.lua).
+
+  History: while a dashboard keeps one (<prefix>history:on), every end (completed, failed,
+  cancelled) told here is gathered, and history_flush (called by events_flush at the end of a
+  call) adds them to <prefix>history (zset: key → end time, epoch ms), keeps the newest
+  `history:on` of them, and lets the set expire `HISTORY_TTL` after its last write.
 
   state_publish(prefix, key, event)   publish `event` (a table) on the key's state channel
+  history_flush(prefix)               write the ends gathered in this call
 ]]
-local STATES_ON = nil
+local HISTORY = {}
+local HISTORY_ENDS = { completed = true, failed = true, cancelled = true }
+-- a day: a history nobody reads is gone a day after its last end
+local HISTORY_TTL = 86400000
 
 local function state_publish(prefix, key, event)
-  if STATES_ON == nil then STATES_ON = redis.call('EXISTS', prefix .. 'states:on') == 1 end
-  if STATES_ON then redis.call('PUBLISH', prefix .. 'state:' .. key, cjson.encode(event)) end
+  local w = watching(prefix)
+  if w.states then redis.call('PUBLISH', prefix .. 'state:' .. key, cjson.encode(event)) end
+  if w.history and HISTORY_ENDS[event.state] and event.completedAt then
+    HISTORY[#HISTORY + 1] = event.completedAt
+    HISTORY[#HISTORY + 1] = key
+  end
+end
+
+local function history_flush(prefix)
+  if #HISTORY == 0 then return end
+  local history = prefix .. 'history'
+  redis.call('ZADD', history, unpack(HISTORY))
+  redis.call('ZREMRANGEBYRANK', history, 0, -(WATCHING.history + 1))
+  redis.call('PEXPIRE', history, HISTORY_TTL)
+  HISTORY = {}
 end
