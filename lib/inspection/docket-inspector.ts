@@ -20,8 +20,12 @@ import type {
 } from '../interfaces/snapshot.interface.js';
 import type { StrikeCondition } from '../interfaces/strike-condition.interface.js';
 import type {
+  FinishedState,
+  FinishedTask,
+  HistoryOptions,
   ListedTask,
   LiveState,
+  TaskHistory,
   TaskList,
   TaskListOptions,
 } from '../interfaces/task-list.interface.js';
@@ -52,6 +56,9 @@ export interface StrikeInEffect {
 const EXPLAIN_AHEAD_CAP = 10_000;
 
 const LIVE_STATES: readonly LiveState[] = ['running', 'queued', 'scheduled'];
+const FINISHED_STATES: readonly FinishedState[] = ['completed', 'failed', 'cancelled'];
+/** The most finished executions a history keeps. */
+const HISTORY_MAX = 10_000;
 
 /** How many tasks `snapshot()` lists in each list by default. */
 export const SNAPSHOT_LIMIT = 1_000;
@@ -210,6 +217,68 @@ export class DocketInspector {
       } else if (run.state === 'scheduled' && run.waitingFor) {
         task.waitingFor = run.waitingFor;
       }
+      return [task];
+    });
+    return { total: record.total, offset, tasks };
+  }
+
+  /**
+   * Keep a history of finished executions (completed, failed, cancelled) for `ttl` ms from now:
+   * while it lasts, every end is added to it, the newest `size` (1 to 10 000) kept. Renew it
+   * before it lapses to go on (the dashboard does, while it is mounted). A docket nobody keeps
+   * a history of pays nothing for it.
+   */
+  async keepHistory(size: number, ttl = 60_000): Promise<void> {
+    if (!Number.isSafeInteger(size) || size < 1 || size > HISTORY_MAX) {
+      throw new TypeError(
+        `keepHistory(): size is a whole number from 1 to ${HISTORY_MAX}, not ${size}`,
+      );
+    }
+    if (!Number.isSafeInteger(ttl) || ttl < 1) {
+      throw new TypeError(`keepHistory(): ttl is a whole number of ms ≥ 1, not ${ttl}`);
+    }
+    await this.store.keepHistory(size, ttl);
+  }
+
+  /**
+   * One page of the history of finished executions (see `keepHistory`), newest end first, that
+   * passes a filter, and how many pass it in all. An execution whose record Redis no longer
+   * holds (after `executionTtl`) is not listed. Reads every kept entry once (in one script).
+   */
+  async history(options: HistoryOptions = {}): Promise<TaskHistory> {
+    const states: FinishedState[] = options.states?.length
+      ? [...new Set(options.states)]
+      : [...FINISHED_STATES];
+    for (const state of states) {
+      if (!FINISHED_STATES.includes(state)) {
+        throw new TypeError(
+          `history(): states are ${FINISHED_STATES.join(', ')}, not ${String(state)}`,
+        );
+      }
+    }
+    const offset = Math.max(0, Math.floor(Number(options.offset ?? 0)) || 0);
+    const limit = Math.min(1_000, Math.max(1, Math.floor(Number(options.limit ?? 50)) || 50));
+    const record = await this.store.history({
+      states,
+      task: options.task || undefined,
+      search: options.search || undefined,
+      offset,
+      limit,
+    });
+    const tasks = record.runs.flatMap((run): FinishedTask[] => {
+      if (!FINISHED_STATES.includes(run.state as FinishedState)) return [];
+      const task: FinishedTask = {
+        key: run.key,
+        taskName: run.taskName,
+        args: decodeOrRaw(run.args),
+        when: new Date(run.when),
+        attempt: run.attempt,
+        state: run.state as FinishedState,
+        completedAt: new Date(run.completedAt ?? NaN),
+      };
+      if (run.worker) task.worker = run.worker;
+      if (run.startedAt !== undefined) task.startedAt = new Date(run.startedAt);
+      if (run.error) task.error = run.error;
       return [task];
     });
     return { total: record.total, offset, tasks };

@@ -43,3 +43,46 @@ export interface TaskList {
   offset: number;
   tasks: ListedTask[];
 }
+
+/** How an execution in the history ended. */
+export type FinishedState = 'completed' | 'failed' | 'cancelled';
+
+/** Which finished executions `DocketInspector.history()` lists, and which page of them. */
+export interface HistoryOptions {
+  /** The states listed. @default ['completed', 'failed', 'cancelled'] */
+  states?: FinishedState[];
+  /** Only the executions of this task (its exact name). */
+  task?: string;
+  /**
+   * Only the executions whose key starts with this text, or whose task name, arguments (as
+   * stored: JSON) or error contain it; case aside.
+   */
+  search?: string;
+  /** How many to skip. @default 0 */
+  offset?: number;
+  /** The most listed, 1 to 1 000. @default 50 */
+  limit?: number;
+}
+
+/** A finished execution in the history. */
+export interface FinishedTask {
+  key: string;
+  taskName: string;
+  /** Decoded arguments, or the raw text when they could not be decoded. */
+  args: unknown[] | string;
+  when: Date;
+  attempt: number;
+  state: FinishedState;
+  worker?: string;
+  startedAt?: Date;
+  completedAt: Date;
+  /** `"<Name>: <message>"` of a failed execution. */
+  error?: string;
+}
+
+/** One page of the history, newest end first, and how many pass the filter in all. */
+export interface TaskHistory {
+  total: number;
+  offset: number;
+  tasks: FinishedTask[];
+}

@@ -9,6 +9,7 @@ import type {
   DependenciesRecord,
   Depths,
   ExplainRecord,
+  HistoryRecord,
   ProgressRecord,
   RunRecord,
   SnapshotRecord,
@@ -17,9 +18,11 @@ import type {
   WorkerRecord,
   DeadLetterRecord,
 } from './read-records.js';
+import type { HistoryFilter } from './scripts/history.script.js';
 import type { TaskListFilter } from './scripts/list.script.js';
 import type { WorkerAbout } from './worker-about.js';
 
+export type { HistoryFilter } from './scripts/history.script.js';
 export type { TaskListFilter } from './scripts/list.script.js';
 export type { WorkerAbout } from './worker-about.js';
 
@@ -350,6 +353,13 @@ export interface InspectionStore {
   countTasks(): Promise<TaskCountsRecord>;
   /** One page of the live executions that pass `filter`, and how many pass it in all. */
   listTasks(filter: TaskListFilter): Promise<TaskListRecord>;
+  /**
+   * Keep a history of finished executions, of at most `size`, for `ttl` ms from now (the
+   * scripts add every end to it while this lasts; renew it to go on).
+   */
+  keepHistory(size: number, ttl: number): Promise<void>;
+  /** One page of the kept history that passes `filter`, newest end first, and its total. */
+  history(filter: HistoryFilter): Promise<HistoryRecord>;
   /** Whether any of the docket's lasting keys exists: false when it was never used here. */
   hasKeys(): Promise<boolean>;
   /** The names of the dockets whose lasting keys are on this database, sorted. */

@@ -32,6 +32,9 @@ export class DocketKeys {
   readonly eventsOn: string;
   /** Exists (with a time to live) while some process listens to executions' state channels. */
   readonly statesOn: string;
+  /** Finished executions a dashboard keeps (zset: key → end time), and its marker. */
+  readonly history: string;
+  readonly historyOn: string;
 
   constructor(readonly name: string) {
     this.prefix = `{${name}}:`;
@@ -50,6 +53,8 @@ export class DocketKeys {
     this.eventsChannel = `${this.prefix}events`;
     this.eventsOn = `${this.prefix}events:on`;
     this.statesOn = `${this.prefix}states:on`;
+    this.history = `${this.prefix}history`;
+    this.historyOn = `${this.prefix}history:on`;
   }
 
   /** The stream of a lane (`stream`, `stream:<p>`, `resumed:<p>`). */

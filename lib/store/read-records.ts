@@ -83,6 +83,12 @@ export interface SnapshotRecord {
 }
 
 /** One page of the live executions that pass a filter, and how many pass it in all. */
+/** A page of the history of finished executions (see lua/history-1.lua). */
+export interface HistoryRecord {
+  total: number;
+  runs: (RunRecord & { key: string })[];
+}
+
 export interface TaskListRecord {
   total: number;
   /** `waitingFor`: as in `SnapshotRecord`. */

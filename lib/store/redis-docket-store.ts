@@ -28,6 +28,8 @@ import type {
   TaskEnd,
   TaskListFilter,
   TaskListRecord,
+  HistoryFilter,
+  HistoryRecord,
   Unsubscribe,
   WorkerRecord,
 } from './docket-store.js';
@@ -41,6 +43,7 @@ import { RESUME } from './scripts/pause.script.js';
 import { EXPLAIN } from './scripts/explain.script.js';
 import { PURGE_DEAD, RETRY_DEAD } from './scripts/dead-letters.script.js';
 import { FINISH } from './scripts/finish.script.js';
+import { HISTORY } from './scripts/history.script.js';
 import { LIST_TASKS } from './scripts/list.script.js';
 import { MOVE_DUE } from './scripts/move-due.script.js';
 import { PROGRESS } from './scripts/progress.script.js';
@@ -332,6 +335,15 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
 
   listTasks(filter: TaskListFilter): Promise<TaskListRecord> {
     return this.run(LIST_TASKS, filter);
+  }
+
+  async keepHistory(size: number, ttl: number): Promise<void> {
+    await this.ready();
+    await this.command('set', this.keys.historyOn, String(size), 'PX', ttl);
+  }
+
+  history(filter: HistoryFilter): Promise<HistoryRecord> {
+    return this.run(HISTORY, filter);
   }
 
   async hasKeys(): Promise<boolean> {
