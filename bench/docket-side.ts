@@ -5,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { Redis } from 'ioredis';
 import {
   DocketClient,
+  DocketInspector,
   DocketModule,
   DocketTask,
   DocketWorker,
@@ -117,6 +118,7 @@ export const docketSide: Side = {
       rootModule({ ...moduleOptions(options), worker: { concurrency, autoStart: false } }, tasks),
     );
     const worker = app.get(DocketWorker);
+    if (options.history) await app.get(DocketInspector).keepHistory(options.history, 3_600_000);
     return {
       start(): void {
         void worker.runForever();

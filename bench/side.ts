@@ -24,6 +24,8 @@ export interface SideOptions {
    * handlers (a paid feature), so its worker takes one job at a time as usual.
    */
   batch?: number;
+  /** docket: keep a history of this many finished executions (as a mounted dashboard does). */
+  history?: number;
 }
 
 /** The producing half of a library, as the scenarios use it. */
