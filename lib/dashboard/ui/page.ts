@@ -96,7 +96,7 @@ export function renderPage(options: ResolvedDashboardOptions, url: string, key?:
 <link rel="stylesheet" href="${base}assets/dashboard.css">
 <script src="${base}assets/dashboard.js" defer></script>
 </head>
-<body data-base="${base}" data-refresh="${options.refreshInterval}" data-readonly="${!actionsAllowed(options)}" data-args="${options.showArguments}"${page}>
+<body data-base="${base}" data-refresh="${options.refreshInterval}" data-live="${options.live}" data-readonly="${!actionsAllowed(options)}" data-args="${options.showArguments}"${page}>
 <header>
   <div class="brand"><a href="${home}#overview">docket</a> <span id="docket-name"></span> <strong id="docket-paused" class="paused-badge" title="nothing starts on any worker until the docket is resumed" hidden>PAUSED</strong></div>
   <nav>
