@@ -108,6 +108,7 @@ export function renderPage(options: ResolvedDashboardOptions, url: string, key?:
     ${tab('workers', 'Workers', 'workers')}
   </nav>
   <button type="button" class="action" id="pause-docket" data-action="pause-docket" hidden>Pause docket</button>
+  <span id="updates" class="updates" data-mode="polling" title="reads every ${options.refreshInterval} ms">polling</span>
   <span id="status" class="status">connecting…</span>
 </header>
 <main>
