@@ -32,7 +32,8 @@ export class DashboardLive implements OnModuleDestroy {
   private heartbeat?: NodeJS.Timeout;
   private flushing?: NodeJS.Timeout;
   private lastMessage = 0;
-  private unavailable = false;
+  /** Why the last sample was skipped, until one is taken again. */
+  private unavailable: LiveUnavailable | null = null;
   private closed = false;
 
   constructor(
@@ -57,6 +58,8 @@ export class DashboardLive implements OnModuleDestroy {
       }
       const hello: LiveHello = { docket: this.docket.client.name, heartbeat: LIVE_HEARTBEAT };
       subscriber.next({ type: 'hello', data: hello, retry: LIVE_RECONNECT });
+      // a page that comes during an outage hears of it (the others were told once)
+      if (this.unavailable) subscriber.next({ type: 'unavailable', data: this.unavailable });
       this.streams.add(subscriber);
       if (this.streams.size === 1) this.start();
       return () => {
@@ -77,16 +80,15 @@ export class DashboardLive implements OnModuleDestroy {
     this.follow();
     this.stopSamples = this.sampler.onSample({
       taken: (sample, counts) => {
-        this.unavailable = false;
+        this.unavailable = null;
         const data: LiveSample = { sample, counts };
         this.send({ type: 'sample', data });
       },
       skipped: (error) => {
         // told once per outage: the pages read on their timers until a sample comes again
         if (this.unavailable) return;
-        this.unavailable = true;
-        const data: LiveUnavailable = { reason: unavailableReason(error) };
-        this.send({ type: 'unavailable', data });
+        this.unavailable = { reason: unavailableReason(error) };
+        this.send({ type: 'unavailable', data: this.unavailable });
       },
     });
     this.heartbeat = setInterval(() => {
@@ -108,7 +110,7 @@ export class DashboardLive implements OnModuleDestroy {
     clearTimeout(this.flushing);
     this.flushing = undefined;
     this.batch.take();
-    this.unavailable = false;
+    this.unavailable = null;
   }
 
   private follow(): void {
