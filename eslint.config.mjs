@@ -105,6 +105,7 @@ const boundaries = [
         '../../*.js',
         '../../../**',
         '!../../dashboard-views.interface.js',
+        '!../../dashboard-live.interface.js',
         '@nestjs/*',
         'node:*',
       ]),

@@ -42,7 +42,9 @@ export interface DocketDashboardOptions {
    */
   showArguments?: boolean;
   /**
-   * How often the page asks for fresh data, in ms.
+   * How often the page reads its view when it has no live stream (`live` off, or the stream
+   * unavailable), and while its view shows progress (running tasks), in ms. With a live
+   * stream it reads every view at least every `max(refreshInterval, 20 s)` besides.
    * @default 1500
    */
   refreshInterval?: number;
@@ -63,6 +65,15 @@ export interface DocketDashboardOptions {
    * @default true
    */
   throughput?: boolean;
+  /**
+   * Stream changes to the page (`api/live`, server-sent events from the docket's events),
+   * so that it reads a view when something in it changed instead of every
+   * `refreshInterval`. While a page is open the docket's scripts publish their events (one
+   * message per script call that changes executions); with no page open they do not. Off:
+   * the page reads every `refreshInterval`, and `api/live` answers 404.
+   * @default true
+   */
+  live?: boolean;
   /** Modules that the guards' dependencies come from. */
   imports?: ModuleMetadata['imports'];
 }

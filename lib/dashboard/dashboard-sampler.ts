@@ -19,6 +19,13 @@ export interface SeenFailure {
   at: number;
 }
 
+/** What `DashboardSampler.onSample` tells. */
+export interface SampleListener {
+  taken(sample: DashboardSample, counts: DashboardCounts): void;
+  /** The sample could not be read (Redis away). */
+  skipped(error: unknown): void;
+}
+
 /**
  * Samples the docket every `sampleInterval` into a ring buffer covering `history`, and (with
  * `throughput`) counts completions and failures of every worker from the docket's state
@@ -36,6 +43,7 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
   private unsubscribe?: () => Promise<void>;
   private listening = false;
   private subscribing?: Promise<void>;
+  private readonly listeners = new Set<SampleListener>();
 
   constructor(
     private readonly docket: DashboardDocket,
@@ -53,6 +61,15 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
     this.stopped = true;
     clearTimeout(this.timer);
     void this.unsubscribe?.().catch(() => undefined);
+  }
+
+  /**
+   * Tell `listener` of each sample taken from now on (with the counts it was taken from) and
+   * each one skipped (the live stream passes them on); returns the function that stops it.
+   */
+  onSample(listener: SampleListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Samples taken after `since` (epoch ms), oldest first. */
@@ -102,7 +119,7 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
       this.listen();
       const counts = await this.counts();
       const counted = this.listening;
-      this.samples.push({
+      const sample: DashboardSample = {
         at: Date.now(),
         queued: counts.queued,
         scheduled: counts.scheduled,
@@ -110,11 +127,14 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
         workers: counts.workers,
         completed: counted ? this.completed : null,
         failed: counted ? this.failed : null,
-      });
+      };
+      this.samples.push(sample);
       this.completed = 0;
       this.failed = 0;
+      for (const listener of this.listeners) listener.taken(sample, counts);
     } catch (error) {
       this.logger.debug(`dashboard sample skipped: ${(error as Error).message}`);
+      for (const listener of this.listeners) listener.skipped(error);
     } finally {
       this.schedule();
     }

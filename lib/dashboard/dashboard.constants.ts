@@ -12,6 +12,7 @@ export const DASHBOARD_DEFAULTS = {
   sampleInterval: 2_000,
   history: 900_000,
   throughput: true,
+  live: true,
 } as const satisfies DocketDashboardOptions;
 
 /** How many failures seen on the state channel the dashboard remembers. */
@@ -19,3 +20,18 @@ export const RECENT_FAILURES = 50;
 
 /** Most queued and scheduled tasks one answer lists (the total counts them all). */
 export const SCHEDULED_LIMIT = 500;
+
+/** Shortest time between two messages of changes on a live stream, ms (a few a second). */
+export const LIVE_MESSAGE_EVERY = 250;
+
+/** Most events one message of changes lists; the others are counted. */
+export const LIVE_EVENTS_PER_MESSAGE = 50;
+
+/**
+ * How often a live stream sends a `ping`, ms: below the idle timeouts of common proxies
+ * (30–60 s), so that they keep a quiet stream open.
+ */
+export const LIVE_HEARTBEAT = 15_000;
+
+/** How long a browser waits before it reconnects a live stream that ended, ms. */
+export const LIVE_RECONNECT = 3_000;

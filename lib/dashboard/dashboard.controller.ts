@@ -4,14 +4,18 @@ import {
   Get,
   Header,
   HttpCode,
+  type MessageEvent,
+  NotFoundException,
   Param,
   Post,
   Query,
   Req,
+  Sse,
   UseGuards,
   applyDecorators,
   type Type,
 } from '@nestjs/common';
+import type { Observable } from 'rxjs';
 import { DashboardActionGuard } from './dashboard-action.guard.js';
 import { DashboardClosingGuard } from './dashboard-closing.guard.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
@@ -19,6 +23,7 @@ import { DashboardService } from './dashboard.service.js';
 import { DashboardTaskService } from './dashboard-task.service.js';
 import { DashboardListsService, type ListQuery } from './dashboard-lists.service.js';
 import { DashboardBulkService } from './dashboard-bulk.service.js';
+import { DashboardLive } from './dashboard-live.service.js';
 import { unlessRedisIsDown } from './redis-down.js';
 import type {
   BulkView,
@@ -45,8 +50,9 @@ type Json = Record<string, unknown>;
 
 /**
  * The dashboard's controller, made for one path and its guards (decorators take constants, so
- * each `forRoot` gets its own class). The page, its two assets, JSON reads under `api/`, and
- * POST actions under `api/` behind `DashboardActionGuard` and the user's guard.
+ * each `forRoot` gets its own class). The page, its two assets, JSON reads under `api/`, the
+ * live stream `api/live`, and POST actions under `api/` behind `DashboardActionGuard` and the
+ * user's guard.
  */
 export function createDashboardController(options: ResolvedDashboardOptions): Type<unknown> {
   const viewGuards = [DashboardClosingGuard, ...(options.viewGuard ? [options.viewGuard] : [])];
@@ -72,6 +78,7 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
       private readonly tasks: DashboardTaskService,
       private readonly lists: DashboardListsService,
       private readonly bulkActions: DashboardBulkService,
+      private readonly liveStreams: DashboardLive,
     ) {}
 
     @Get()
@@ -105,6 +112,18 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
     @Header('x-content-type-options', 'nosniff')
     styles(): string {
       return DASHBOARD_STYLES;
+    }
+
+    /**
+     * What changes, as server-sent events (see DashboardLive): the page reads a view again
+     * when its events say it changed. Guarded like every read.
+     */
+    @Sse('api/live')
+    live(): Observable<MessageEvent> {
+      if (!this.dashboard.options.live) {
+        throw new NotFoundException('live updates are off (DocketDashboardModule live: false)');
+      }
+      return this.liveStreams.stream();
     }
 
     @Get('api/overview')

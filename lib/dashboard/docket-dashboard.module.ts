@@ -11,12 +11,13 @@ import { DashboardService } from './dashboard.service.js';
 import { DashboardTaskService } from './dashboard-task.service.js';
 import { DashboardListsService } from './dashboard-lists.service.js';
 import { DashboardBulkService } from './dashboard-bulk.service.js';
+import { DashboardLive } from './dashboard-live.service.js';
 
 /**
  * A web dashboard of the application's docket, mounted under `path` in its HTTP server
  * (Express or Fastify): depths, throughput, running tasks with progress, scheduled tasks,
- * failures and dead letters, strikes and workers, what is paused and why a task waits, live;
- * actions behind `guard`. Needs
+ * failures and dead letters, strikes and workers, what is paused and why a task waits, kept up
+ * to date by a stream of the docket's events; actions behind `guard`. Needs
  * `DocketModule` (global, the default) in the application.
  */
 @Module({})
@@ -35,6 +36,7 @@ export class DocketDashboardModule {
         DashboardTaskService,
         DashboardListsService,
         DashboardBulkService,
+        DashboardLive,
         DashboardActionGuard,
         DashboardClosingGuard,
       ],

@@ -15,6 +15,12 @@ export async function unlessRedisIsDown<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What the reads answer for `error`: the reason Redis cannot be reached, or its message. */
+export function unavailableReason(error: unknown): string {
+  const message = (error as Error)?.message ?? String(error);
+  return isConnectionError(error) ? `Redis is not reachable: ${message}` : message;
+}
+
 function isConnectionError(error: unknown): boolean {
   if (error instanceof RedisUnavailableError) return true;
   if (!(error instanceof Error)) return false;

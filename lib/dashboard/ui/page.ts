@@ -96,7 +96,7 @@ export function renderPage(options: ResolvedDashboardOptions, url: string, key?:
 <link rel="stylesheet" href="${base}assets/dashboard.css">
 <script src="${base}assets/dashboard.js" defer></script>
 </head>
-<body data-base="${base}" data-refresh="${options.refreshInterval}" data-readonly="${!actionsAllowed(options)}" data-args="${options.showArguments}"${page}>
+<body data-base="${base}" data-refresh="${options.refreshInterval}" data-live="${options.live}" data-readonly="${!actionsAllowed(options)}" data-args="${options.showArguments}"${page}>
 <header>
   <div class="brand"><a href="${home}#overview">docket</a> <span id="docket-name"></span> <strong id="docket-paused" class="paused-badge" title="nothing starts on any worker until the docket is resumed" hidden>PAUSED</strong></div>
   <nav>
@@ -108,6 +108,7 @@ export function renderPage(options: ResolvedDashboardOptions, url: string, key?:
     ${tab('workers', 'Workers', 'workers')}
   </nav>
   <button type="button" class="action" id="pause-docket" data-action="pause-docket" hidden>Pause docket</button>
+  <span id="updates" class="updates" data-mode="polling" title="reads every ${options.refreshInterval} ms">polling</span>
   <span id="status" class="status">connecting…</span>
 </header>
 <main>

@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { NEEDS_REDIS_SERVER, startRedisServer, type ExtraRedis } from '../../utils.js';
 import { chromiumMissing, launchChromium } from './browser.js';
-import { ADMIN_COOKIE, startDashboardApp, type DashboardApp } from './fixture.js';
+import { ADMIN, ADMIN_COOKIE, startDashboardApp, type DashboardApp } from './fixture.js';
+import { SseClient } from './sse.js';
 
 const skip = chromiumMissing() || NEEDS_REDIS_SERVER;
 
@@ -36,6 +37,11 @@ describe('dashboard while Redis is away', { skip }, () => {
     assert.match((await page.textContent('#status')) ?? '', /^Redis is not reachable: /);
     const response = await fetch(`${docket.url}/docket/api/overview`);
     assert.equal(response.status, 503);
+    // a page that comes meanwhile hears of the outage on its live stream
+    const late = await SseClient.open(`${docket.url}/docket/api/live`, { cookie: ADMIN });
+    const told = await late.next((e) => e.type === 'unavailable', 'the outage, on a new stream');
+    assert.match(JSON.parse(told.data).reason, /^Redis is not reachable: /);
+    await late.close();
 
     // the page goes on polling: the server must not wait for its busy keep-alive connection
     const closing = docket.close();

@@ -22,14 +22,28 @@ import {
   renderStrikes,
   renderWorkers,
 } from './lists.js';
-import { loadOverview, paused } from './overview.js';
+import { LiveStream } from './live.js';
+import { loadOverview, paused, renderCounts } from './overview.js';
+import type { LiveChanges, LiveView } from '../../dashboard-live.interface.js';
 
 /**
- * The dashboard's page: it polls the JSON API every `refreshInterval` and renders in place.
- * The view is the URL's hash (`#running`, …).
+ * The dashboard's page: it reads the JSON API and renders in place. With the live stream
+ * open it reads the view shown when the stream says that something in it changed, and when a
+ * sample is taken for the overview and the workers (their heartbeats are no event); without
+ * it, every `refreshInterval`. The view is the URL's hash (`#running`, …).
  */
 
 const REFRESH = Number(document.body.dataset.refresh) || 1500;
+/**
+ * With the stream open, the view is still read this often: for what changes without an event
+ * (a due task becomes queued, a strike or a pause from elsewhere) and what was missed while
+ * the stream reconnected.
+ */
+const SAFETY = Math.max(REFRESH, 20_000);
+/** After a change, the page waits this long for more before it reads, ms… */
+const SETTLE = 150;
+/** …and reads for changes at most once in this time, ms. */
+const GAP = 1_000;
 const waiting = new ListControl('scheduled', () => void refresh());
 const dead = new ListControl('dead-letters', () => void refresh());
 const waitingPicks = new Selection('scheduled', 'keys', ['task', 'tasks'], waiting);
@@ -59,8 +73,10 @@ const DETAIL = document.body.dataset.page === 'task';
 
 let view = 'overview';
 let timer: ReturnType<typeof setTimeout> | undefined;
+let changed: ReturnType<typeof setTimeout> | undefined;
 let loading: Promise<void> | null = null;
 let again = false;
+let lastLoad = 0;
 
 function status(ok: boolean, error?: unknown): void {
   const node = $('#status');
@@ -68,9 +84,84 @@ function status(ok: boolean, error?: unknown): void {
   // fetch itself fails (a TypeError) when the application does not answer at all
   const reason =
     error instanceof TypeError ? 'cannot reach the application' : (error as Error)?.message;
-  node.textContent = ok ? `live · ${new Date().toLocaleTimeString()}` : reason;
+  node.textContent = ok ? `updated ${new Date().toLocaleTimeString()}` : reason;
   node.title = ok ? '' : 'the page keeps trying';
 }
+
+/** Say whether changes arrive as they happen, or the page reads on a timer. */
+function showMode(live: boolean): void {
+  const node = $('#updates');
+  node.dataset.mode = live ? 'live' : 'polling';
+  node.textContent = live ? 'live' : 'polling';
+  node.title = live
+    ? 'changes arrive as they happen'
+    : `no live stream: the page reads every ${REFRESH / 1000} s`;
+}
+
+/** The state of the execution the detail page shows, as last rendered. */
+function detailState(): string | null | undefined {
+  return document.querySelector('#task-state')?.textContent;
+}
+
+/** Whether the view shows progress, which is no event: it is read every `refreshInterval`. */
+function showsProgress(): boolean {
+  if (view === 'running') return document.querySelector('#running tbody tr') !== null;
+  return view === 'task' && detailState() === 'running';
+}
+
+/** How long until the next read on the page's own timer. */
+function interval(): number {
+  if (document.hidden) return Math.max(REFRESH, 10_000);
+  return stream.live && !showsProgress() ? SAFETY : REFRESH;
+}
+
+/**
+ * Whether changes concern the view shown. The page of a waiting execution reads on every
+ * change: why it waits depends on the others.
+ */
+function concerns(changes: LiveChanges): boolean {
+  if (!changes.views.includes(view as LiveView)) return false;
+  if (view !== 'task') return true;
+  const state = detailState();
+  return (
+    changes.more > 0 ||
+    state === 'scheduled' ||
+    state === 'queued' ||
+    changes.events.some((event) => event.key === document.body.dataset.key)
+  );
+}
+
+/** Read soon: after `SETTLE`, and no sooner than `GAP` after the last read. */
+function soon(): void {
+  if (changed || document.hidden) return;
+  const wait = Math.max(SETTLE, lastLoad + GAP - Date.now());
+  changed = setTimeout(() => {
+    changed = undefined;
+    void refresh();
+  }, wait);
+}
+
+const stream = new LiveStream({
+  mode(live) {
+    showMode(live);
+    // opened: read what changed while it was away; lost: read on the timer meanwhile
+    if (live) soon();
+    else if (!loading) {
+      clearTimeout(timer);
+      timer = setTimeout(refresh, REFRESH);
+    }
+  },
+  changes(message) {
+    if (concerns(message)) soon();
+  },
+  sample({ counts }) {
+    renderCounts(counts);
+    if (view === 'overview' || view === 'workers') soon();
+  },
+  unavailable({ reason }) {
+    status(false, new Error(reason));
+  },
+});
 
 async function load(): Promise<void> {
   try {
@@ -88,10 +179,13 @@ async function load(): Promise<void> {
 /** One load at a time; a refresh asked for meanwhile runs right after. */
 function refresh(): Promise<void> {
   clearTimeout(timer);
+  clearTimeout(changed);
+  changed = undefined;
   if (loading) {
     again = true;
     return loading;
   }
+  lastLoad = Date.now();
   loading = load().finally(() => {
     loading = null;
     if (again) {
@@ -99,7 +193,7 @@ function refresh(): Promise<void> {
       void refresh();
       return;
     }
-    timer = setTimeout(refresh, document.hidden ? Math.max(REFRESH, 10_000) : REFRESH);
+    timer = setTimeout(refresh, interval());
   });
   return loading;
 }
@@ -145,6 +239,13 @@ if (READ_ONLY) {
   for (const node of document.querySelectorAll<HTMLElement>('.action')) node.hidden = true;
 }
 window.addEventListener('hashchange', show);
-document.addEventListener('visibilitychange', () => !document.hidden && void refresh());
+// a hidden page holds no stream (browsers allow few connections per host) and reads slowly
+document.addEventListener('visibilitychange', () => {
+  if (document.hidden) return stream.disconnect();
+  stream.connect();
+  void refresh();
+});
 window.addEventListener('resize', () => view === 'overview' && void refresh());
+showMode(false);
+stream.connect();
 show();

@@ -1,4 +1,4 @@
-import type { OverviewView, PausedView } from '../../dashboard-views.interface.js';
+import type { DashboardCounts, OverviewView, PausedView } from '../../dashboard-views.interface.js';
 import { get } from './api.js';
 import { addSamples, chart, label, rates, recent, series } from './chart.js';
 import { syncClock } from './clock.js';
@@ -35,13 +35,10 @@ function renderPaused(data: OverviewView): void {
   const banner = $('#paused-banner');
   banner.hidden = lines.length === 0;
   banner.textContent = lines.join(' ');
-  stat('held', data.counts.held ? `${data.counts.held} held (paused)` : '');
 }
 
-function renderOverview(data: OverviewView, view: string): void {
-  const c = data.counts;
-  $('#docket-name').textContent = data.docket;
-  document.title = `Docket · ${data.docket}`;
+/** The counts in the cards and in the badges of the views. */
+export function renderCounts(c: DashboardCounts): void {
   for (const name of [
     'queued',
     'scheduled',
@@ -52,11 +49,18 @@ function renderOverview(data: OverviewView, view: string): void {
   ] as const) {
     stat(name, c[name]);
   }
+  stat('held', c.held ? `${c.held} held (paused)` : '');
   count('running', c.running);
   count('waiting', c.queued + c.scheduled);
   count('deadLetters', c.deadLetters);
   count('strikes', c.strikes);
   count('workers', c.workers);
+}
+
+function renderOverview(data: OverviewView, view: string): void {
+  $('#docket-name').textContent = data.docket;
+  document.title = `Docket · ${data.docket}`;
+  renderCounts(data.counts);
   const done = recent('completed', 60_000);
   stat('throughput', done ? label((done.sum * 60_000) / done.covered) : '–');
   const ok = recent('completed', 300_000);
