@@ -1,12 +1,17 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
-import type { LiveState } from '../public-api.js';
+import type { FinishedState, LiveState } from '../public-api.js';
 import { isoOrNull } from '../util/dates.js';
 import { DashboardDocket } from './dashboard-docket.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
-import type { DeadLetterView, PageView, TaskRowView } from './dashboard-views.interface.js';
+import type {
+  DeadLetterView,
+  FinishedRowView,
+  PageView,
+  TaskRowView,
+} from './dashboard-views.interface.js';
 import { DOCKET_DASHBOARD_OPTIONS } from './dashboard.constants.js';
 import { deadLetterFilter } from './dead-letter-filter.js';
-import { deadLetterView, waitingView } from './row-views.js';
+import { argsView, deadLetterView, waitingView } from './row-views.js';
 
 /** The query of a list page: `?state=&task=&q=&offset=&limit=`. */
 export interface ListQuery {
@@ -24,6 +29,14 @@ export const STATES: Record<string, LiveState[]> = {
   running: ['running'],
   queued: ['queued'],
   scheduled: ['scheduled'],
+};
+
+/** The states of the history's `?state=`: one, or `all` (the default). */
+export const FINISHED: Record<string, FinishedState[]> = {
+  all: ['completed', 'failed', 'cancelled'],
+  completed: ['completed'],
+  failed: ['failed'],
+  cancelled: ['cancelled'],
 };
 
 /** The default page size, and the largest. */
@@ -86,6 +99,45 @@ export class DashboardListsService {
         ...waitingView(task, this.options.showArguments),
         worker: task.worker ?? null,
         startedAt: isoOrNull(task.startedAt),
+      })),
+    };
+  }
+
+  /**
+   * A page of the history of finished executions (newest end first) in `state` that pass the
+   * task filter and the search; empty when the dashboard keeps none (`keepFinished: 0`).
+   */
+  async history(query: ListQuery): Promise<PageView<FinishedRowView>> {
+    const state = text(query.state, 'state') ?? 'all';
+    const states = FINISHED[state];
+    if (!states) {
+      throw new BadRequestException(`"state" is one of ${Object.keys(FINISHED).join(', ')}`);
+    }
+    const { offset, limit } = this.page(query);
+    if (this.options.keepFinished === 0) return { total: 0, offset, limit, items: [] };
+    const show = this.options.showArguments;
+    const list = await this.docket.inspector.history({
+      states,
+      task: text(query.task, 'task'),
+      // the search reads arguments: not offered when the dashboard shows none
+      search: show ? text(query.q, 'q') : undefined,
+      offset,
+      limit,
+    });
+    return {
+      total: list.total,
+      offset,
+      limit,
+      items: list.tasks.map((task) => ({
+        key: task.key,
+        taskName: task.taskName,
+        args: argsView(show, task.args),
+        attempt: task.attempt,
+        state: task.state,
+        worker: task.worker ?? null,
+        startedAt: isoOrNull(task.startedAt),
+        completedAt: isoOrNull(task.completedAt),
+        error: task.error ?? null,
       })),
     };
   }

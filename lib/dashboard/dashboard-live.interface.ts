@@ -7,7 +7,8 @@ import type { DashboardCounts, DashboardSample } from './dashboard-views.interfa
  */
 
 /** The views of the page that an event may change (`task`: the page of one execution). */
-export type LiveView = 'overview' | 'running' | 'scheduled' | 'failures' | 'workers' | 'task';
+export type LiveView =
+  'overview' | 'running' | 'scheduled' | 'failures' | 'history' | 'workers' | 'task';
 
 /** The kinds of the docket's events (`DocketEventType`). */
 export type LiveEventType =

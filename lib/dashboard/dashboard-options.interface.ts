@@ -74,6 +74,15 @@ export interface DocketDashboardOptions {
    * @default true
    */
   live?: boolean;
+  /**
+   * How many finished executions (completed, failed, cancelled) the History view can list:
+   * while the dashboard is mounted, the docket's scripts add every end to a history of this
+   * size (`DocketInspector.keepHistory`, renewed every 20 s; it lapses a minute after the
+   * last process that mounts the dashboard stops). Each lists while Redis still holds its
+   * record (`executionTtl`). 0: no history, and no cost to the engine. At most 10 000.
+   * @default 1000
+   */
+  keepFinished?: number;
   /** Modules that the guards' dependencies come from. */
   imports?: ModuleMetadata['imports'];
 }

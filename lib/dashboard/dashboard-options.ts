@@ -21,6 +21,12 @@ export function resolveDashboardOptions(
   for (const name of ['refreshInterval', 'sampleInterval', 'history'] as const) {
     positive(options, name);
   }
+  const keep = options.keepFinished;
+  if (keep !== undefined && !(Number.isInteger(keep) && keep >= 0 && keep <= 10_000)) {
+    throw new DocketConfigurationError(
+      `DocketDashboardModule: "keepFinished" must be a whole number from 0 to 10000, not ${String(keep)}`,
+    );
+  }
   const path = options.path ?? DASHBOARD_DEFAULTS.path;
   if (typeof path !== 'string' || /[?#*:()\s]/.test(path)) {
     throw new DocketConfigurationError(

@@ -269,6 +269,19 @@ export interface TaskRowView {
   startedAt: string | null;
 }
 
+/** A finished execution in the history (`api/history`). */
+export interface FinishedRowView {
+  key: string;
+  taskName: string;
+  args: string | null;
+  attempt: number;
+  state: 'completed' | 'failed' | 'cancelled';
+  worker: string | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  error: string | null;
+}
+
 /** One page of a list: the items from `offset`, and how many pass the filter in all. */
 export interface PageView<T> {
   total: number;

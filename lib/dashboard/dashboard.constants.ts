@@ -13,7 +13,14 @@ export const DASHBOARD_DEFAULTS = {
   history: 900_000,
   throughput: true,
   live: true,
+  keepFinished: 1_000,
 } as const satisfies DocketDashboardOptions;
+
+/** How long the history kept for a mounted dashboard lasts without renewal, ms. */
+export const HISTORY_LEASE = 60_000;
+
+/** How often a mounted dashboard renews the history it keeps, ms. */
+export const HISTORY_RENEW = 20_000;
 
 /** How many failures seen on the state channel the dashboard remembers. */
 export const RECENT_FAILURES = 50;

@@ -38,6 +38,7 @@ import type {
   PageView,
   TaskDetailView,
   TaskRowView,
+  FinishedRowView,
   WorkerView,
 } from './dashboard-views.interface.js';
 import { DASHBOARD_SCRIPT, DASHBOARD_STYLES, renderPage } from './ui/index.js';
@@ -169,6 +170,13 @@ export function createDashboardController(options: ResolvedDashboardOptions): Ty
     @Header('cache-control', 'no-store')
     taskList(@Query() query: ListQuery): Promise<PageView<TaskRowView>> {
       return unlessRedisIsDown(() => this.lists.tasks(query));
+    }
+
+    /** A page of finished executions, newest end first: `?state=&task=&q=&offset=&limit=`. */
+    @Get('api/history')
+    @Header('cache-control', 'no-store')
+    history(@Query() query: ListQuery): Promise<PageView<FinishedRowView>> {
+      return unlessRedisIsDown(() => this.lists.history(query));
     }
 
     /** A page of dead letters, newest first: `?task=&q=&offset=&limit=`. */

@@ -12,6 +12,7 @@ import { DashboardTaskService } from './dashboard-task.service.js';
 import { DashboardListsService } from './dashboard-lists.service.js';
 import { DashboardBulkService } from './dashboard-bulk.service.js';
 import { DashboardLive } from './dashboard-live.service.js';
+import { DashboardHistoryKeeper } from './history-keeper.js';
 
 /**
  * A web dashboard of the application's docket, mounted under `path` in its HTTP server
@@ -37,6 +38,7 @@ export class DocketDashboardModule {
         DashboardListsService,
         DashboardBulkService,
         DashboardLive,
+        DashboardHistoryKeeper,
         DashboardActionGuard,
         DashboardClosingGuard,
       ],

@@ -5,15 +5,16 @@ import type { LiveChanges, LiveEvent, LiveState, LiveView } from './dashboard-li
  * Which views of the page an event changes. Every event changes the counts (the overview) and
  * may concern the page of its execution (`task`); the lists are those where the execution
  * appears or leaves (the queued & scheduled list also lists running tasks on demand; a
- * scheduled key may be a retried dead letter, which leaves the failures).
+ * scheduled key may be a retried dead letter, which leaves the failures; an end joins the
+ * history).
  */
 const VIEWS: Record<DocketEventType, readonly LiveView[]> = {
   scheduled: ['overview', 'scheduled', 'failures', 'task'],
   started: ['overview', 'running', 'scheduled', 'workers', 'task'],
-  completed: ['overview', 'running', 'scheduled', 'workers', 'task'],
-  failed: ['overview', 'running', 'scheduled', 'workers', 'failures', 'task'],
+  completed: ['overview', 'running', 'scheduled', 'workers', 'history', 'task'],
+  failed: ['overview', 'running', 'scheduled', 'workers', 'failures', 'history', 'task'],
   retrying: ['overview', 'running', 'scheduled', 'workers', 'task'],
-  cancelled: ['overview', 'running', 'scheduled', 'workers', 'task'],
+  cancelled: ['overview', 'running', 'scheduled', 'workers', 'history', 'task'],
   dead: ['overview', 'failures', 'task'],
 };
 

@@ -70,6 +70,9 @@ function pager(name: string): string {
   return `<div class="pager" id="${name}-pager" hidden>${move('first', '«', 'first page')}${move('prev', '‹', 'previous page')}<span class="range"></span>${move('next', '›', 'next page')}${move('last', '»', 'last page')}</div>`;
 }
 
+const FINISHED_CHOICE = `
+    <select name="state" aria-label="State"><option value="all">every end</option><option value="completed">completed</option><option value="failed">failed</option><option value="cancelled">cancelled</option></select>`;
+
 const STATE_CHOICE = `
     <select name="state" aria-label="State"><option value="waiting">queued &amp; scheduled</option><option value="queued">queued</option><option value="scheduled">scheduled</option><option value="running">running</option><option value="all">every live task</option></select>`;
 
@@ -104,6 +107,7 @@ export function renderPage(options: ResolvedDashboardOptions, url: string, key?:
     ${tab('running', 'Running', 'running')}
     ${tab('scheduled', 'Queued &amp; scheduled', 'waiting')}
     ${tab('failures', 'Failures', 'deadLetters')}
+    ${tab('history', 'History')}
     ${tab('strikes', 'Strikes', 'strikes')}
     ${tab('workers', 'Workers', 'workers')}
   </nav>
@@ -168,6 +172,17 @@ export function renderPage(options: ResolvedDashboardOptions, url: string, key?:
     <table id="recent-failures"><thead><tr><th>Failed</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>Error</th></tr></thead><tbody></tbody></table>
     <p class="empty">No failures seen.</p>
   </div>
+</section>
+<section data-section="history" hidden>
+  ${
+    options.keepFinished === 0
+      ? '<p class="hint">No history: the dashboard is mounted with <code>keepFinished: 0</code>.</p>'
+      : `<p class="hint">The last ${options.keepFinished} ends, newest first, while Redis keeps their records (<code>executionTtl</code>); kept while the dashboard is mounted.</p>`
+  }
+  ${filterForm('history', options.showArguments ? 'key prefix, task, error or argument text' : 'key prefix or task', FINISHED_CHOICE)}
+  <table id="history"><thead><tr><th>Ended</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>State</th><th>Attempt</th><th>Took</th><th>Worker</th><th>Error</th></tr></thead><tbody></tbody></table>
+  <p class="empty">No finished task kept.</p>
+  ${pager('history')}
 </section>
 <section data-section="strikes" hidden>
   <div class="panel"><h2>Strikes in effect</h2>

@@ -1,6 +1,7 @@
 import type {
   DeadLetterView,
   FailureView,
+  FinishedRowView,
   PageView,
   RunningView,
   TaskRowView,
@@ -10,7 +11,7 @@ import type {
 } from '../../dashboard-views.interface.js';
 import { act } from './api.js';
 import { READ_ONLY, actionCell, button, cancel, retry, setPaused } from './actions.js';
-import { $, argsCell, bar, fill, h, keyCell, keyLink, mono, time, toast } from './dom.js';
+import { $, argsCell, bar, fill, h, keyCell, keyLink, mono, span, time, toast } from './dom.js';
 import type { Selection } from './bulk.js';
 import { afterListDrawn, explain, explainedRow } from './explain.js';
 
@@ -244,5 +245,33 @@ export function renderWorkers(target: HTMLTableElement, workers: WorkerView[]): 
       fields: ['lastSeen'],
       update: (row, w) => row.querySelector('td.last-seen')?.replaceChildren(time(w.lastSeen)),
     },
+  );
+}
+
+export function renderHistory(data: PageView<FinishedRowView>): void {
+  fill(
+    table('#history'),
+    data.items,
+    (f) => `${f.key}@${f.completedAt}`,
+    (f) =>
+      h(
+        'tr',
+        null,
+        h('td', null, time(f.completedAt)),
+        h('td', null, h('strong', null, f.taskName || '?')),
+        keyCell(f.key),
+        argsCell(f.args),
+        h('td', null, h('span', { class: `pill ${f.state}` }, f.state)),
+        h('td', null, String(f.attempt)),
+        h(
+          'td',
+          null,
+          f.startedAt && f.completedAt
+            ? span(Date.parse(f.completedAt) - Date.parse(f.startedAt))
+            : '—',
+        ),
+        mono(f.worker),
+        h('td', { class: 'error' }, f.error ?? ''),
+      ),
   );
 }

@@ -1,6 +1,7 @@
 import type {
   DeadLetterView,
   FailuresView,
+  FinishedRowView,
   PageView,
   RunningView,
   StrikeView,
@@ -16,6 +17,7 @@ import { closeExplain } from './explain.js';
 import { ListControl } from './pager.js';
 import {
   renderDeadLetters,
+  renderHistory,
   renderRecentFailures,
   renderRunning,
   renderScheduled,
@@ -46,6 +48,7 @@ const SETTLE = 150;
 const GAP = 1_000;
 const waiting = new ListControl('scheduled', () => void refresh());
 const dead = new ListControl('dead-letters', () => void refresh());
+const finished = new ListControl('history', () => void refresh());
 const waitingPicks = new Selection('scheduled', 'keys', ['task', 'tasks'], waiting);
 const deadPicks = new Selection('dead-letters', 'ids', ['dead letter', 'dead letters'], dead);
 const LOADERS: Record<string, (() => Promise<unknown>) | null> = {
@@ -64,6 +67,11 @@ const LOADERS: Record<string, (() => Promise<unknown>) | null> = {
         renderDeadLetters(page, deadPicks);
       }),
     ]),
+  history: () =>
+    get<PageView<FinishedRowView>>(`history?${finished.query()}`).then((page) => {
+      finished.render(page);
+      renderHistory(page);
+    }),
   strikes: () => get<StrikeView[]>('strikes').then(renderStrikes),
   workers: () => get<WorkerView[]>('workers').then((w) => renderWorkers($('#workers'), w)),
   task: loadDetail,
@@ -169,6 +177,7 @@ async function load(): Promise<void> {
     const names = overview.tasks.map((t) => t.name);
     waiting.tasks(names);
     dead.tasks(names);
+    finished.tasks(names);
     refreshTimes();
     status(true);
   } catch (error) {
