@@ -59,6 +59,9 @@ describe('dashboard on Fastify behind a global prefix', { skip }, () => {
     await page.click(`${row} button[data-action="cancel"]`);
     await page.waitForSelector(row, { state: 'detached' });
     assert.equal((await docket.client.getExecution('fast-later'))?.state, 'cancelled');
+    // and it is in the history, behind the prefix
+    await page.click('nav a[data-view="history"]');
+    await page.waitForSelector('#history tr[data-key^="fast-later@"]');
   });
 
   it('refuses an action without the guard’s consent', async () => {
@@ -117,7 +120,12 @@ describe('read-only dashboard behind a view guard', { skip }, () => {
   });
 
   it('shows nothing to whom the view guard refuses', async () => {
-    for (const path of ['/docket', '/docket/api/overview', '/docket/api/scheduled']) {
+    for (const path of [
+      '/docket',
+      '/docket/api/overview',
+      '/docket/api/scheduled',
+      '/docket/api/history',
+    ]) {
       assert.equal((await fetch(`${docket.url}${path}`)).status, 401, path);
     }
     assert.equal((await fetch(`${docket.url}/docket`, { headers: { cookie } })).status, 200);
