@@ -32,9 +32,9 @@
             concurrency slots are given back and waiters woken
     next when ('' = none): a perpetual task's successor, scheduled under the same key after
             the execution ended, with next args ('' = the same args) and attempt 1
-  Every message is acknowledged and deleted. An outcome whose generation is not the key's
-  current one, or whose execution already ended, changes nothing else (a successor exists, or
-  the end was recorded first). A cancel recorded before the end (runs field cancel) makes
+  Every message is acknowledged and deleted (all of a lane in one XACK and one XDEL). An
+  outcome whose generation is not the key's current one, or whose execution already ended,
+  changes nothing else (a successor exists, or the end was recorded first). A cancel recorded before the end (runs field cancel) makes
   it 'cancelled', whatever the outcome (no retry, no successor, no dead letter): the order in
   Redis decides. An end whose records cannot be read (a wrong-typed key) is dead-lettered
   alone, with the reason, and the others go on ('error').
@@ -172,7 +172,7 @@ end
 local out = {}
 for i = 8, #ARGV, 14 do
   local key, id, task, args, attempt = ARGV[i], ARGV[i + 2], ARGV[i + 8], ARGV[i + 9], ARGV[i + 7]
-  if id ~= '' then lane_drop(prefix, group, id) end
+  if id ~= '' then lane_drop_later(prefix, group, id) end
   local ok, status = pcall(finish, key, ARGV[i + 1], id, ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6],
     attempt, task, args, ARGV[i + 10], ARGV[i + 11], ARGV[i + 12], ARGV[i + 13])
   if ok then
@@ -184,6 +184,8 @@ for i = 8, #ARGV, 14 do
     out[#out + 1] = 'error'
   end
 end
+-- every ended message is acknowledged and deleted, one XACK and one XDEL per lane
+lane_drops_flush()
 local read = {}
 local want = tonumber(ARGV[7]) or 0
 if ARGV[6] ~= '' and want > 0 then read = lane_read(prefix, ARGV[6], want, lane_names(prefix)) end

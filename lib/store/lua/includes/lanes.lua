@@ -22,6 +22,10 @@
                                      message id
   lane_of(prefix, mid)               the stream key and stream id of a message id
   lane_drop(prefix, group, mid)      acknowledge and delete a message
+  lane_drop_later(prefix, group, mid)
+                                     the same, done by lane_drops_flush for every message of
+                                     a lane together (one XACK and one XDEL per lane and call)
+  lane_drops_flush()                 acknowledge and delete what lane_drop_later gathered
   lane_names(prefix)                 every lane ('stream' included), in rank order
   lane_depths(prefix, group)         the messages of every lane and, of them, the pending ones
                                      (read by a worker, not ended; none without the group):
@@ -94,6 +98,35 @@ local function lane_drop(prefix, group, mid)
   local lane, id = lane_of(prefix, mid)
   redis.call('XACK', lane, group, id)
   redis.call('XDEL', lane, id)
+end
+
+-- the messages lane_drop_later gathered: { [lane key] = { group, { id, … } } }
+local LANE_DROPS = {}
+-- most ids of one XACK / XDEL
+local LANE_DROPS_MAX = 500
+
+local function lane_drops_write(lane, drops)
+  redis.call('XACK', lane, drops[1], unpack(drops[2]))
+  redis.call('XDEL', lane, unpack(drops[2]))
+end
+
+local function lane_drop_later(prefix, group, mid)
+  local lane, id = lane_of(prefix, mid)
+  local drops = LANE_DROPS[lane]
+  if not drops then
+    drops = { group, {} }
+    LANE_DROPS[lane] = drops
+  end
+  drops[2][#drops[2] + 1] = id
+  if #drops[2] >= LANE_DROPS_MAX then
+    lane_drops_write(lane, drops)
+    LANE_DROPS[lane] = nil
+  end
+end
+
+local function lane_drops_flush()
+  for lane, drops in pairs(LANE_DROPS) do lane_drops_write(lane, drops) end
+  LANE_DROPS = {}
 end
 
 local function lane_names(prefix)
