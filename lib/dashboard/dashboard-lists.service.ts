@@ -119,8 +119,9 @@ export class DashboardListsService {
     const list = await this.docket.inspector.history({
       states,
       task: text(query.task, 'task'),
-      // the search reads arguments: not offered when the dashboard shows none
-      search: show ? text(query.q, 'q') : undefined,
+      // with no arguments shown, the search leaves them out (key, task name and error only)
+      search: text(query.q, 'q'),
+      searchArguments: show,
       offset,
       limit,
     });

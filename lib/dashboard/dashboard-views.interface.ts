@@ -191,11 +191,10 @@ export interface DeadLetterDetailView {
   deadAt: string | null;
 }
 
-/** Everything the docket keeps of one execution, for its detail page. */
 /** An attempt before the current one (`Execution.earlierAttempts`), times as ISO 8601. */
 export interface AttemptView {
   attempt: number;
-  outcome: 'failed' | 'redelivered';
+  outcome: 'failed' | 'lost';
   worker: string | null;
   startedAt: string | null;
   endedAt: string | null;
@@ -208,13 +207,14 @@ export interface AttemptView {
 export interface TimelineEntry {
   /** ISO 8601. */
   at: string;
-  what: 'added' | 'due' | 'started' | 'failed' | 'redelivered' | 'completed' | 'cancelled';
+  what: 'added' | 'due' | 'started' | 'failed' | 'lost' | 'completed' | 'cancelled';
   /** The attempt it concerns (none for added). */
   attempt: number | null;
   /** A worker, an error, a retry time: what goes with it. */
   detail: string | null;
 }
 
+/** Everything the docket keeps of one execution, for its detail page. */
 export interface TaskDetailView {
   key: string;
   taskName: string;

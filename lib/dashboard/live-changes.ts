@@ -6,10 +6,10 @@ import type { LiveChanges, LiveEvent, LiveState, LiveView } from './dashboard-li
  * may concern the page of its execution (`task`); the lists are those where the execution
  * appears or leaves (the queued & scheduled list also lists running tasks on demand; a
  * scheduled key may be a retried dead letter, which leaves the failures; an end joins the
- * history).
+ * history, and a key scheduled again leaves it).
  */
 const VIEWS: Record<DocketEventType, readonly LiveView[]> = {
-  scheduled: ['overview', 'scheduled', 'failures', 'task'],
+  scheduled: ['overview', 'scheduled', 'failures', 'history', 'task'],
   started: ['overview', 'running', 'scheduled', 'workers', 'task'],
   completed: ['overview', 'running', 'scheduled', 'workers', 'history', 'task'],
   failed: ['overview', 'running', 'scheduled', 'workers', 'failures', 'history', 'task'],

@@ -43,17 +43,17 @@ export function timelineOf(execution: Execution): TimelineEntry[] {
   };
   const made = keyTime(execution.key);
   if (made) push(made, { what: 'added', attempt: null, detail: 'the time in its key' });
-  // an attempt's due time once, before its first start (a redelivered start shares it)
+  // an attempt's due time once, before its first start (a lost start shares it)
   let last: number | null = null;
   for (const a of execution.earlierAttempts) {
     if (a.attempt !== last) push(a.dueAt, { what: 'due', attempt: a.attempt, detail: null });
     last = a.attempt;
     push(a.startedAt, { what: 'started', attempt: a.attempt, detail: a.worker ?? null });
-    if (a.outcome === 'redelivered') {
+    if (a.outcome === 'lost') {
       push(a.endedAt, {
-        what: 'redelivered',
+        what: 'lost',
         attempt: a.attempt,
-        detail: `${a.worker ?? 'its worker'} went silent: delivered again`,
+        detail: `${a.worker ?? 'its worker'} went silent`,
       });
     } else {
       const retry = a.retryAt ? `; retry due ${a.retryAt.toISOString()}` : '';

@@ -58,7 +58,8 @@ export class Execution<R = unknown> {
   errorStack?: string;
   /**
    * The attempts before the current one, oldest first (the last 20): retried failures with
-   * their errors and stacks, and starts whose worker went silent. Empty for a first attempt.
+   * their errors and stacks, and starts whose worker went silent (`'lost'`); as Redis held them
+   * when last read (`sync()`), empty for a first attempt and in a handler's `ctx.execution`.
    */
   earlierAttempts: ExecutionAttempt[] = [];
   /** The keys it waits (or waited) for, in the order of its `after`; absent without. */

@@ -22,7 +22,7 @@ import type { StrikeCondition } from '../interfaces/strike-condition.interface.j
 import type {
   FinishedState,
   FinishedTask,
-  HistoryOptions,
+  TaskHistoryOptions,
   ListedTask,
   LiveState,
   TaskHistory,
@@ -59,6 +59,25 @@ const LIVE_STATES: readonly LiveState[] = ['running', 'queued', 'scheduled'];
 const FINISHED_STATES: readonly FinishedState[] = ['completed', 'failed', 'cancelled'];
 /** The most finished executions a history keeps. */
 const HISTORY_MAX = 10_000;
+
+/** The states a list asks for (every one when none), each checked; `what` names the call. */
+function statesOf<S extends string>(given: S[] | undefined, all: readonly S[], what: string): S[] {
+  const states = given?.length ? [...new Set(given)] : [...all];
+  for (const state of states) {
+    if (!all.includes(state)) {
+      throw new TypeError(`${what}: states are ${all.join(', ')}, not ${String(state)}`);
+    }
+  }
+  return states;
+}
+
+/** The page a list asks for: `offset` ≥ 0 (default 0), `limit` 1 to 1 000 (default 50). */
+function pageOf(options: { offset?: number; limit?: number }): { offset: number; limit: number } {
+  return {
+    offset: Math.max(0, Math.floor(Number(options.offset ?? 0)) || 0),
+    limit: Math.min(1_000, Math.max(1, Math.floor(Number(options.limit ?? 50)) || 50)),
+  };
+}
 
 /** How many tasks `snapshot()` lists in each list by default. */
 export const SNAPSHOT_LIMIT = 1_000;
@@ -178,16 +197,8 @@ export class DocketInspector {
    * filter reads the record of every live execution once (in one script).
    */
   async tasks(options: TaskListOptions = {}): Promise<TaskList> {
-    const states: LiveState[] = options.states?.length
-      ? [...new Set(options.states)]
-      : ['running', 'queued', 'scheduled'];
-    for (const state of states) {
-      if (!LIVE_STATES.includes(state)) {
-        throw new TypeError(`tasks(): states are ${LIVE_STATES.join(', ')}, not ${String(state)}`);
-      }
-    }
-    const offset = Math.max(0, Math.floor(Number(options.offset ?? 0)) || 0);
-    const limit = Math.min(1_000, Math.max(1, Math.floor(Number(options.limit ?? 50)) || 50));
+    const states = statesOf(options.states, LIVE_STATES, 'tasks()');
+    const { offset, limit } = pageOf(options);
     const [record, pausedNames] = await Promise.all([
       this.store.listTasks({
         states,
@@ -245,23 +256,14 @@ export class DocketInspector {
    * passes a filter, and how many pass it in all. An execution whose record Redis no longer
    * holds (after `executionTtl`) is not listed. Reads every kept entry once (in one script).
    */
-  async history(options: HistoryOptions = {}): Promise<TaskHistory> {
-    const states: FinishedState[] = options.states?.length
-      ? [...new Set(options.states)]
-      : [...FINISHED_STATES];
-    for (const state of states) {
-      if (!FINISHED_STATES.includes(state)) {
-        throw new TypeError(
-          `history(): states are ${FINISHED_STATES.join(', ')}, not ${String(state)}`,
-        );
-      }
-    }
-    const offset = Math.max(0, Math.floor(Number(options.offset ?? 0)) || 0);
-    const limit = Math.min(1_000, Math.max(1, Math.floor(Number(options.limit ?? 50)) || 50));
+  async history(options: TaskHistoryOptions = {}): Promise<TaskHistory> {
+    const states = statesOf(options.states, FINISHED_STATES, 'history()');
+    const { offset, limit } = pageOf(options);
     const record = await this.store.history({
       states,
       task: options.task || undefined,
       search: options.search || undefined,
+      searchArguments: options.searchArguments !== false,
       offset,
       limit,
     });

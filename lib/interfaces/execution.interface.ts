@@ -25,17 +25,18 @@ export interface ExecutionProgress {
 /**
  * An attempt of an execution before its current one: one that failed and was retried
  * (`'failed'`, with its error, the error's stack and when the next attempt was due), or a start
- * whose worker went silent, so that its message was delivered again (`'redelivered'`).
+ * whose worker went silent (`'lost'`): its message was delivered again, or dead-lettered once
+ * too many of its starts were lost (`PoisonMessageError`).
  */
 export interface ExecutionAttempt {
-  /** Its attempt number (a redelivered start shares it with the start after it). */
+  /** Its attempt number (a lost start shares it with the start after it). */
   attempt: number;
-  outcome: 'failed' | 'redelivered';
+  outcome: 'failed' | 'lost';
   worker?: string;
   /** When it was due. */
   dueAt?: Date;
   startedAt?: Date;
-  /** When it failed, or when its message was delivered again. */
+  /** When it failed, or when a worker found its start lost. */
   endedAt: Date;
   /** `"<Name>: <message>"` of a failed attempt. */
   error?: string;

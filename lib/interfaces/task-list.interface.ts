@@ -48,7 +48,7 @@ export interface TaskList {
 export type FinishedState = 'completed' | 'failed' | 'cancelled';
 
 /** Which finished executions `DocketInspector.history()` lists, and which page of them. */
-export interface HistoryOptions {
+export interface TaskHistoryOptions {
   /** The states listed. @default ['completed', 'failed', 'cancelled'] */
   states?: FinishedState[];
   /** Only the executions of this task (its exact name). */
@@ -58,6 +58,8 @@ export interface HistoryOptions {
    * stored: JSON) or error contain it; case aside.
    */
   search?: string;
+  /** Whether `search` looks into the arguments. @default true */
+  searchArguments?: boolean;
   /** How many to skip. @default 0 */
   offset?: number;
   /** The most listed, 1 to 1 000. @default 50 */

@@ -28,7 +28,7 @@ export interface RunRecord {
 /** An earlier attempt of an execution, as stored (times in epoch ms). */
 export interface AttemptRecord {
   attempt: number;
-  outcome: 'failed' | 'redelivered';
+  outcome: 'failed' | 'lost';
   worker?: string;
   dueAt?: number;
   startedAt?: number;
@@ -82,13 +82,13 @@ export interface SnapshotRecord {
   runs: (RunRecord & { key: string; waitingFor?: string[] })[];
 }
 
-/** One page of the live executions that pass a filter, and how many pass it in all. */
 /** A page of the history of finished executions (see lua/history-1.lua). */
 export interface HistoryRecord {
   total: number;
   runs: (RunRecord & { key: string })[];
 }
 
+/** One page of the live executions that pass a filter, and how many pass it in all. */
 export interface TaskListRecord {
   total: number;
   /** `waitingFor`: as in `SnapshotRecord`. */

@@ -51,7 +51,7 @@ export function attemptsField(text: string | undefined): AttemptRecord[] | undef
     const attempt = numberField(e.attempt);
     const endedAt = numberField(e.endedAt);
     if (attempt === undefined || endedAt === undefined) continue;
-    if (e.outcome !== 'failed' && e.outcome !== 'redelivered') continue;
+    if (e.outcome !== 'failed' && e.outcome !== 'lost') continue;
     out.push({
       attempt,
       outcome: e.outcome,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { Ctx, DocketTask, type TaskContext } from '../../lib/index.js';
-import { useDocket } from '../utils.js';
+import { useDocket, waitFor } from '../utils.js';
 
 class FlakyError extends Error {
   override name = 'FlakyError';
@@ -24,6 +24,24 @@ class Tasks {
   @DocketTask({ retry: { attempts: 2, delay: 0 } })
   async later(@Ctx() ctx: TaskContext): Promise<void> {
     if (ctx.execution.attempt === 1) ctx.retry.in(50);
+  }
+
+  @DocketTask({ retry: { attempts: 23, delay: 0 } })
+  async stubborn(@Ctx() ctx: TaskContext): Promise<void> {
+    throw new Error(`no ${ctx.execution.attempt}`);
+  }
+
+  @DocketTask()
+  async wordy(): Promise<void> {
+    throw new Error('x'.repeat(10_000));
+  }
+
+  /** Fails its first attempt of every run, then succeeds; again every 50 ms, once asked to. */
+  runs = 0;
+  @DocketTask({ retry: { attempts: 2, delay: 0 }, perpetual: { every: 50, automatic: false } })
+  async heartbeat(@Ctx() ctx: TaskContext): Promise<void> {
+    if (ctx.execution.attempt === 1) throw new Error('first try');
+    this.runs++;
   }
 }
 
@@ -91,6 +109,51 @@ describe('earlier attempts and error stacks', { timeout: 30_000 }, () => {
     assert.deepEqual(execution?.earlierAttempts, []);
     assert.equal(execution?.errorStack, undefined);
     assert.equal(execution?.error, undefined);
+  });
+
+  it('keep the last 20, and a stack cut to 8 192 characters', async (t) => {
+    const docket = await useDocket(t, [Tasks], OPTIONS);
+    await docket.client.add(Tasks.prototype.stubborn, { key: 'stubborn' })();
+    await docket.client.add(Tasks.prototype.wordy, { key: 'wordy' })();
+    await docket.worker.runUntilFinished();
+    const stubborn = await docket.client.getExecution('stubborn');
+    assert.equal(stubborn?.state, 'failed');
+    // 22 earlier attempts, the last 20 kept: 3 … 22
+    assert.deepEqual(
+      stubborn?.earlierAttempts.map((a) => a.attempt),
+      Array.from({ length: 20 }, (_, i) => i + 3),
+    );
+    assert.equal(stubborn?.earlierAttempts[0].error, 'Error: no 3');
+    const wordy = await docket.client.getExecution('wordy');
+    assert.equal(wordy?.errorStack?.length, 8_192);
+    assert.ok(wordy?.errorStack?.startsWith('Error: xxx'));
+    assert.ok(wordy?.errorStack?.endsWith('…'));
+  });
+
+  it("start a retried dead letter and a perpetual task's next run without them", async (t) => {
+    const docket = await useDocket(t, [Tasks], OPTIONS);
+    const tasks = docket.module.get(Tasks);
+    await docket.client.add(Tasks.prototype.wordy, { key: 'dead' })();
+    await docket.worker.runUntilFinished();
+    assert.ok((await docket.client.getExecution('dead'))?.errorStack);
+    // no worker runs now: the retried letter waits as a new execution
+    assert.equal(await docket.client.retryDeadLetter('dead'), 1);
+    const retried = await docket.client.getExecution('dead');
+    assert.equal(retried?.state, 'queued');
+    assert.equal(retried?.errorStack, undefined);
+    assert.deepEqual(retried?.earlierAttempts, []);
+    await docket.client.cancel('dead');
+
+    await docket.client.add(Tasks.prototype.heartbeat, { key: 'beat' })();
+    void docket.worker.runForever();
+    await waitFor(() => tasks.runs >= 1, 'a run to succeed');
+    // the successor of a run that needed two attempts: a new execution, its own attempts only
+    const next = await waitFor(async () => {
+      const e = await docket.client.getExecution('beat');
+      return e && e.state !== 'completed' && e.attempt === 1 ? e : null;
+    }, 'the successor');
+    assert.deepEqual(next.earlierAttempts, []);
+    assert.equal(next.errorStack, undefined);
   });
 
   it('keep a retry the handler asked for without a stack', async (t) => {

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { DocketTask } from '../../lib/index.js';
-import { BACKEND, REDIS_URL, useDocket, waitFor } from '../utils.js';
+import { BACKEND, REDIS_URL, useDocket } from '../utils.js';
 
 @Injectable()
 class Tasks {
@@ -49,9 +49,9 @@ describe('history of finished executions', { timeout: 30_000 }, () => {
       await client.add(Tasks.prototype.ship, { key })(order);
       await worker.runUntilFinished();
     }
-    await client.add(Tasks.prototype.bill, { key: 'b-1' })(12);
+    await client.add(Tasks.prototype.bill, { key: 'p-1' })(12);
     await worker.runUntilFinished();
-    const later = await client.add(Tasks.prototype.bill, { key: 'b-later', delay: 600_000 })(1);
+    const later = await client.add(Tasks.prototype.bill, { key: 'q-later', delay: 600_000 })(1);
     assert.equal(await client.cancel(later.key), 'cancelled');
 
     const all = await docket.inspector.history();
@@ -60,8 +60,8 @@ describe('history of finished executions', { timeout: 30_000 }, () => {
     assert.deepEqual(
       all.tasks.map((e) => [e.key, e.state]),
       [
-        ['b-later', 'cancelled'],
-        ['b-1', 'completed'],
+        ['q-later', 'cancelled'],
+        ['p-1', 'completed'],
         ['o-5', 'completed'],
         ['o-4', 'failed'],
       ],
@@ -81,7 +81,7 @@ describe('history of finished executions', { timeout: 30_000 }, () => {
     const billed = await docket.inspector.history({ task: 'bill' });
     assert.deepEqual(
       billed.tasks.map((e) => e.key),
-      ['b-later', 'b-1'],
+      ['q-later', 'p-1'],
     );
     // by key prefix, by argument text and by error text
     assert.deepEqual((await docket.inspector.history({ search: 'O-' })).total, 2);
@@ -97,7 +97,7 @@ describe('history of finished executions', { timeout: 30_000 }, () => {
     assert.equal(page.total, 4);
     assert.deepEqual(
       page.tasks.map((e) => e.key),
-      ['b-1', 'o-5'],
+      ['p-1', 'o-5'],
     );
     await assert.rejects(
       docket.inspector.history({ states: ['running' as never] }),
@@ -106,8 +106,8 @@ describe('history of finished executions', { timeout: 30_000 }, () => {
     await assert.rejects(docket.inspector.keepHistory(0), /size is a whole number from 1 to 10000/);
   });
 
-  it('drops an execution that is live again, and one whose record expired', async (t) => {
-    const docket = await useDocket(t, [Tasks], { ...OPTIONS, executionTtl: 1_500 });
+  it('drops an execution that is live again, and one whose record is gone', async (t) => {
+    const docket = await useDocket(t, [Tasks], OPTIONS);
     await docket.inspector.keepHistory(100);
     const { client, worker } = docket;
     await client.add(Tasks.prototype.bill, { key: 'again' })(1);
@@ -120,10 +120,47 @@ describe('history of finished executions', { timeout: 30_000 }, () => {
       (await docket.inspector.history()).tasks.map((e) => e.key),
       ['short'],
     );
-    // its record expires after executionTtl: it leaves the history
-    await waitFor(
-      async () => (await docket.inspector.history()).total === 0,
-      'the expired record to leave the history',
+    if (BACKEND === 'redis') {
+      // its record gone (as after executionTtl): it leaves the history, and the history's set
+      const redis = new Redis(REDIS_URL);
+      t.after(() => redis.quit());
+      await redis.del(`{${docket.name}}:runs:short`);
+      assert.deepEqual(await docket.inspector.history(), { total: 0, offset: 0, tasks: [] });
+      assert.equal(await redis.zcard(`{${docket.name}}:history`), 0);
+    }
+  });
+
+  it('lists nothing with executionTtl 0: the records are gone at the end', async (t) => {
+    const docket = await useDocket(t, [Tasks], { ...OPTIONS, executionTtl: 0 });
+    await docket.inspector.keepHistory(100);
+    await docket.client.add(Tasks.prototype.bill, { key: 'gone' })(1);
+    await docket.worker.runUntilFinished();
+    assert.deepEqual(await docket.inspector.history(), { total: 0, offset: 0, tasks: [] });
+  });
+
+  it('keeps the newest of thousands of ends made in one call', async (t) => {
+    const docket = await useDocket(t, [Tasks], OPTIONS);
+    await docket.inspector.keepHistory(1_000);
+    const args = Array.from({ length: 5_000 }, (_, i): [number] => [i]);
+    await docket.client.addMany(Tasks.prototype.bill, args, { delay: 600_000 });
+    // one script call cancels every one of them
+    assert.equal(await docket.client.clear(), 5_000);
+    const kept = await docket.inspector.history({ limit: 1_000 });
+    assert.equal(kept.total, 1_000);
+    assert.ok(kept.tasks.every((e) => e.state === 'cancelled'));
+  });
+
+  it('searches the arguments only when asked', async (t) => {
+    const docket = await useDocket(t, [Tasks], OPTIONS);
+    await docket.inspector.keepHistory(10);
+    await docket.client.add(Tasks.prototype.ship, { key: 's-1' })('secret-order');
+    await docket.worker.runUntilFinished();
+    assert.equal((await docket.inspector.history({ search: 'secret' })).total, 1);
+    const without = await docket.inspector.history({ search: 'secret', searchArguments: false });
+    assert.equal(without.total, 0);
+    assert.equal(
+      (await docket.inspector.history({ search: 's-', searchArguments: false })).total,
+      1,
     );
   });
 });

@@ -81,7 +81,7 @@ describe('redelivery', { timeout: 60_000 }, () => {
       // the child's start is kept as an earlier attempt, redelivered
       assert.equal(after?.earlierAttempts.length, 1);
       const [lost] = after?.earlierAttempts ?? [];
-      assert.equal(lost.outcome, 'redelivered');
+      assert.equal(lost.outcome, 'lost');
       assert.equal(lost.attempt, 1);
       assert.equal(lost.worker, 'child-worker');
       assert.ok(lost.startedAt && lost.startedAt.getTime() >= addedAt - 1);

@@ -44,7 +44,13 @@ describe('live changes', () => {
     const batch = new ChangeBatch(2);
     assert.equal(batch.take(), null);
     batch.add(event('scheduled', 'a'));
-    assert.deepEqual(batch.take()!.views.sort(), ['failures', 'overview', 'scheduled', 'task']);
+    assert.deepEqual(batch.take()!.views.sort(), [
+      'failures',
+      'history',
+      'overview',
+      'scheduled',
+      'task',
+    ]);
     for (const key of ['b', 'c', 'd']) batch.add(event('started', key));
     const message = batch.take()!;
     assert.deepEqual(message.views.sort(), ['overview', 'running', 'scheduled', 'task', 'workers']);

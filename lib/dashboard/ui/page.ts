@@ -179,7 +179,7 @@ export function renderPage(options: ResolvedDashboardOptions, url: string, key?:
       ? '<p class="hint">No history: the dashboard is mounted with <code>keepFinished: 0</code>.</p>'
       : `<p class="hint">The last ${options.keepFinished} ends, newest first, while Redis keeps their records (<code>executionTtl</code>); kept while the dashboard is mounted.</p>`
   }
-  ${filterForm('history', options.showArguments ? 'key prefix, task, error or argument text' : 'key prefix or task', FINISHED_CHOICE)}
+  ${filterForm('history', options.showArguments ? 'key prefix, task, error or argument text' : 'key prefix, task or error', FINISHED_CHOICE)}
   <table id="history"><thead><tr><th>Ended</th><th>Task</th><th>Key</th><th class="args">Arguments</th><th>State</th><th>Attempt</th><th>Took</th><th>Worker</th><th>Error</th></tr></thead><tbody></tbody></table>
   <p class="empty">No finished task kept.</p>
   ${pager('history')}

@@ -65,8 +65,11 @@ local function end_run(key, runs, run, state, err, result, stack)
   local progress = prefix .. 'progress:' .. key
   if ttl > 0 then
     if err ~= '' then
-      redis.call('HSET', runs, 'state', state, 'completedAt', now, 'error', err,
-        unpack(field_push({}, 'stack', stack)))
+      if stack ~= '' then
+        redis.call('HSET', runs, 'state', state, 'completedAt', now, 'error', err, 'stack', stack, 'past', '1')
+      else
+        redis.call('HSET', runs, 'state', state, 'completedAt', now, 'error', err)
+      end
     else
       redis.call('HSET', runs, 'state', state, 'completedAt', now)
     end
@@ -85,10 +88,10 @@ end
 -- The runs fields an end reads, read once.
 local function read_run(runs)
   local r = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'worker', 'startedAt', 'task', 'priority',
-    'traceparent', 'tracestate', 'streamId', 'progressed', 'waited', 'after', 'attempts', 'when')
+    'traceparent', 'tracestate', 'streamId', 'progressed', 'waited', 'after', 'past', 'when')
   return { generation = r[1], state = r[2], cancel = r[3], worker = r[4], startedAt = r[5], task = r[6],
     priority = r[7], traceparent = r[8], tracestate = r[9], streamId = r[10], progressed = r[11], waited = r[12],
-    after = r[13], attempts = r[14], when = r[15] }
+    after = r[13], past = r[14], when = r[15] }
 end
 
 -- The event of an end, with the worker and how long the attempt ran (when events are on), from
@@ -147,7 +150,8 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
     end_event('retrying', key, run, task, tonumber(attempt) - 1, err)
     schedule_run(prefix, key, task, args, retryWhen, attempt, now, run.traceparent, run.tracestate, nil,
       { run.generation, run.state, run.priority })
-    redis.call('HSET', runs, 'attempts', attempts_push(run.attempts, {
+    local prior = run.past and redis.call('HGET', runs, 'attempts')
+    redis.call('HSET', runs, 'past', '1', 'attempts', attempts_push(prior, {
       attempt = tonumber(attempt) - 1, worker = run.worker or nil, dueAt = tonumber(run.when),
       startedAt = tonumber(run.startedAt),
       endedAt = tonumber(now), outcome = 'failed', error = err ~= '' and err or nil,
@@ -162,7 +166,7 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
     -- new); either way the successor keeps the priority and the trace context read above
     local kept = ttl > 0
     -- the successor is a new execution: it starts without the attempts and stack of this one
-    if kept and (run.attempts or (err ~= '' and stack ~= '')) then redis.call('HDEL', runs, 'attempts', 'stack') end
+    if kept and (run.past or (err ~= '' and stack ~= '')) then redis.call('HDEL', runs, 'attempts', 'stack', 'past') end
     schedule_run(prefix, key, task, nextArgs ~= '' and nextArgs or args, nextWhen, 1, now,
       run.traceparent, run.tracestate, run.priority or '5', kept and { run.generation, outcome, run.priority } or {})
   end

@@ -10,6 +10,7 @@
   ARGV[4] search text in lower case ('' = none): it passes a key that starts with it, and a
           task name, arguments (their stored text) or error that contain it, case aside
   ARGV[5] offset             ARGV[6] page size
+  ARGV[7] '1': the search looks into the arguments too ('0': key, task name and error only)
 
   An entry whose record is gone (expired after executionTtl, or deleted) or that is live again
   (the key was added since) is removed as it is met, so that the total counts what can be
@@ -19,7 +20,7 @@
   startedAt, completedAt, error }.
 ]]
 local prefix, task, q = ARGV[1], ARGV[3], ARGV[4]
-local offset, size = tonumber(ARGV[5]), tonumber(ARGV[6])
+local offset, size, inArgs = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7] == '1'
 local states = {}
 for state in string.gmatch(ARGV[2], '[^,]+') do states[state] = true end
 local ENDED = { completed = true, failed = true, cancelled = true }
@@ -30,7 +31,7 @@ local function passes(key, r)
   if q == '' then return true end
   return string.sub(string.lower(key), 1, #q) == q
     or (r[2] and string.find(string.lower(r[2]), q, 1, true) ~= nil)
-    or (r[3] and string.find(string.lower(r[3]), q, 1, true) ~= nil)
+    or (inArgs and r[3] and string.find(string.lower(r[3]), q, 1, true) ~= nil)
     or (r[9] and string.find(string.lower(r[9]), q, 1, true) ~= nil)
 end
 
@@ -49,5 +50,8 @@ for i = #keys, 1, -1 do
     end
   end
 end
-if #gone > 0 then redis.call('ZREM', KEYS[1], unpack(gone)) end
+-- removed 1 000 at a time (a Lua unpack has a limit)
+for first = 1, #gone, 1000 do
+  redis.call('ZREM', KEYS[1], unpack(gone, first, math.min(first + 999, #gone)))
+end
 return { total, out }

@@ -10,6 +10,8 @@ export interface HistoryFilter {
   task?: string;
   /** A key prefix, or text in the task name, the stored arguments or the error, case aside. */
   search?: string;
+  /** Whether the search looks into the arguments. */
+  searchArguments: boolean;
   offset: number;
   limit: number;
 }
@@ -25,6 +27,7 @@ export const HISTORY = defineScript<HistoryFilter, HistoryRecord>({
     (f.search ?? '').toLowerCase(),
     f.offset,
     f.limit,
+    f.searchArguments ? '1' : '0',
   ],
   decode: (reply) => {
     const [total, rows] = reply as [number, (string | null)[][]];

@@ -97,9 +97,7 @@ function attemptsPanel(attempts: AttemptView[]): HTMLElement | null {
             h(
               'td',
               { class: 'error' },
-              a.outcome === 'redelivered'
-                ? 'its worker went silent: delivered again'
-                : (a.error ?? ''),
+              a.outcome === 'lost' ? 'its worker went silent' : (a.error ?? ''),
               a.retryAt ? h('div', { class: 'hint' }, 'retry due ', clock(a.retryAt)) : null,
               stack(a.errorStack),
             ),
@@ -115,7 +113,7 @@ const WHAT: Record<TimelineEntry['what'], string> = {
   due: 'due',
   started: 'started',
   failed: 'failed',
-  redelivered: 'redelivered',
+  lost: 'lost',
   completed: 'completed',
   cancelled: 'cancelled',
 };
@@ -222,7 +220,8 @@ function render(t: TaskDetailView): HTMLElement[] {
           'Error',
           'task-error',
           h('pre', { class: 'error' }, t.error ?? t.deadLetter?.error ?? ''),
-          stack(t.errorStack ?? t.deadLetter?.errorStack ?? null, true),
+          // the stack of the error shown: the record's, or (without one) its dead letter's
+          stack(t.error !== null ? t.errorStack : (t.deadLetter?.errorStack ?? null), true),
           t.deadLetter
             ? h(
                 'p',

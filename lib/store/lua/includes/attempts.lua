@@ -3,9 +3,11 @@
   each { attempt, outcome, worker, dueAt, startedAt, endedAt, error, stack, retryAt } in that order
   (absent values left out). Written only when an attempt ends without ending the execution: a
   retry ('failed', with its error, stack and the time of the next attempt) or a start whose
-  worker went silent so that its message was delivered again ('redelivered'). The last attempt
+  worker went silent ('lost'; found when its message is claimed again). The last attempt
   is the record itself (worker, startedAt, completedAt, error, stack). A new execution of the
-  key starts without.
+  key starts without. Runs field 'past' ('1') says that the record holds attempts or a stack:
+  the scripts read that small field on every claim and end, and the text itself only to
+  append to it or to delete it.
 
   ATTEMPTS_KEPT                      most entries kept (the oldest go first)
   attempts_push(lines, entry)        the field's text (false or nil: none yet) with `entry`

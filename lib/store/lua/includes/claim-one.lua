@@ -41,7 +41,7 @@ end
 local function claim_run(c, key, generation, id, rules)
   local runs = c.prefix .. 'runs:' .. key
   local current = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'task', 'args', 'attempt', 'starts',
-    'traceparent', 'tracestate', 'progressed', 'worker', 'startedAt', 'attempts', 'when')
+    'traceparent', 'tracestate', 'progressed', 'worker', 'startedAt', 'past', 'when')
   -- a task deferred by a rule keeps linking to its producer's span
   local ahead, traceparent, tracestate = nil, current[8] or '', current[9] or ''
   if generation == '0' and current[1] == false then
@@ -80,8 +80,13 @@ local function claim_run(c, key, generation, id, rules)
   -- start joins the earlier attempts
   local history = {}
   if starts > 0 and current[11] then
-    history = { 'attempts', attempts_push(current[13], { attempt = tonumber(current[6]), worker = current[11],
-      dueAt = tonumber(current[14]), startedAt = tonumber(current[12]), endedAt = c.nowN, outcome = 'redelivered' }) }
+    local prior = current[13] and redis.call('HGET', runs, 'attempts')
+    history = { 'past', '1', 'attempts', attempts_push(prior, { attempt = tonumber(current[6]), worker = current[11],
+      dueAt = tonumber(current[14]), startedAt = tonumber(current[12]), endedAt = c.nowN, outcome = 'lost' }) }
+  end
+  -- a branch that does not start it keeps that start too, where the record stays
+  local function keep_history()
+    if #history > 0 and redis.call('EXISTS', runs) == 1 then redis.call('HSET', runs, unpack(history)) end
   end
   if starts >= c.mostStarts then
     -- its worker vanished every time it ran: it is not started again
@@ -109,6 +114,7 @@ local function claim_run(c, key, generation, id, rules)
     lane_drop(c.prefix, c.group, id)
     release_slots(c.prefix, rules, key, c.now)
     hold(c.prefix, key, current[4], id, entry and entry[2])
+    keep_history()
     return 'held'
   end
   -- a foreign producer's future task waits in the queue for its time, as a rule would defer it
@@ -119,12 +125,14 @@ local function claim_run(c, key, generation, id, rules)
     -- a slot reserved for it when it was woken from a waiting line goes back
     release_slots(c.prefix, rules, key, c.now)
     end_cancelled(c.prefix, key, c.now, c.ttl)
+    keep_history()
     return 'cancelled'
   elseif verdict == 'defer' then
     lane_drop(c.prefix, c.group, id)
     schedule_run(c.prefix, key, current[4], current[5], detail, current[6], c.now, traceparent, tracestate)
     -- why, for explain (a later schedule of the key clears it)
     if rule then redis.call('HSET', runs, 'deferredBy', rule, 'deferredUntil', detail) end
+    keep_history()
     return 'deferred'
   elseif verdict == 'wait' then
     lane_drop(c.prefix, c.group, id)
@@ -132,6 +140,7 @@ local function claim_run(c, key, generation, id, rules)
     redis.call('SADD', c.prefix .. 'lines', detail)
     redis.call('HSET', runs, 'waiting', detail)
     redis.call('HDEL', runs, 'streamId')
+    keep_history()
     return 'waiting'
   end
   -- not acknowledged: the message stays pending while it runs, for redelivery

@@ -5,7 +5,7 @@
 --[[
   schedule_prior(prefix, key, mode, task, args, when)
     What an add or replace reads first of the key's earlier execution: its runs fields state,
-    streamId, waiting, when, generation, task, args, attempt, held, after, attempts and stack, and the
+    streamId, waiting, when, generation, task, args, attempt, held, after and past, and the
     'already_scheduled' reply when `mode` is 'add' and that execution is live (else nil).
   schedule_clear(prefix, group, key, run)
     Remove what is left of that earlier execution (`run` as schedule_prior read it; a new key
@@ -19,7 +19,7 @@
 ]]
 local function schedule_prior(prefix, key, mode, task, args, when)
   local run = redis.call('HMGET', prefix .. 'runs:' .. key, 'state', 'streamId', 'waiting', 'when', 'generation',
-    'task', 'args', 'attempt', 'held', 'after', 'attempts', 'stack')
+    'task', 'args', 'attempt', 'held', 'after', 'past')
   local state = run[1]
   if mode == 'add' and (state == 'scheduled' or state == 'queued' or state == 'running') then
     return run, { 'already_scheduled', state, run[4] or when, run[5] or '0', run[6] or task, run[7] or args,
@@ -35,7 +35,7 @@ local function schedule_clear(prefix, group, key, run)
   if run[9] then unhold(prefix, key, run[9]) end
   redis.call('ZREM', prefix .. 'queue', key)
   redis.call('DEL', prefix .. 'parked:' .. key, prefix .. 'results:' .. key, prefix .. 'progress:' .. key)
-  if run[11] or run[12] then redis.call('HDEL', prefix .. 'runs:' .. key, 'attempts', 'stack') end
+  if run[11] then redis.call('HDEL', prefix .. 'runs:' .. key, 'attempts', 'stack', 'past') end
 end
 
 local function schedule_key(prefix, group, key, task, args, when, attempt, now, mode, traceparent, tracestate,

@@ -27,9 +27,14 @@ end
 
 local function history_flush(prefix)
   if #HISTORY == 0 then return end
-  local history = prefix .. 'history'
-  redis.call('ZADD', history, unpack(HISTORY))
-  redis.call('ZREMRANGEBYRANK', history, 0, -(WATCHING.history + 1))
+  local history, most = prefix .. 'history', WATCHING.history
+  -- only the newest `most` can stay; written 500 at a time (a Lua unpack has a limit)
+  local from = math.max(1, #HISTORY - 2 * most + 1)
+  if from % 2 == 0 then from = from + 1 end
+  for first = from, #HISTORY, 1000 do
+    redis.call('ZADD', history, unpack(HISTORY, first, math.min(first + 999, #HISTORY)))
+  end
+  redis.call('ZREMRANGEBYRANK', history, 0, -(most + 1))
   redis.call('PEXPIRE', history, HISTORY_TTL)
   HISTORY = {}
 end
