@@ -1,11 +1,6 @@
 import { AddManyError } from '../errors/add-many.error.js';
 import type { Execution } from '../execution/execution.js';
-import type {
-  DocketStore,
-  ScheduleOutcome,
-  ScheduleRequest,
-  ScheduleResult,
-} from '../store/docket-store.js';
+import type { ScheduleOutcome, ScheduleRequest, ScheduleResult } from '../store/docket-store.js';
 
 /** Most items in one call, and most bytes of arguments: one call is atomic. */
 const CHUNK_ITEMS = 1_000;
@@ -21,7 +16,7 @@ export type ManyItem = { request: ScheduleRequest; args: readonly unknown[] } | 
  * every execution Redis took, or an `AddManyError` with exactly the items it did not.
  */
 export async function sendMany(
-  store: Pick<DocketStore, 'schedule'>,
+  schedule: (requests: ScheduleRequest[]) => Promise<ScheduleResult[]>,
   items: ManyItem[],
   executionOf: (
     request: ScheduleRequest,
@@ -42,7 +37,7 @@ export async function sendMany(
     const requests = sent.map((item) => item.request);
     let results: ScheduleResult[] | undefined;
     try {
-      results = await store.schedule(requests, Date.now());
+      results = await schedule(requests);
     } catch (error) {
       cause ??= error;
     }

@@ -3,7 +3,7 @@ import type { TaskArgs, TaskRef } from '../execution/task-args.type.js';
 import type { AddOptions } from '../interfaces/execution.interface.js';
 import type { DocketMetrics } from '../observability/docket-metrics.js';
 import type { DocketTracing } from '../observability/docket-tracing.js';
-import type { DocketStore, ScheduleRequest } from '../store/docket-store.js';
+import type { ScheduleAllResult, ScheduleRequest } from '../store/docket-store.js';
 import type { Requests } from './requests.js';
 import { newTaskKey } from './task-key.js';
 
@@ -36,7 +36,8 @@ export interface ScatterOptions {
 export interface AgendaPort {
   /** How the client's adds are checked and become requests and executions. */
   requests: Pick<Requests, 'plan' | 'request' | 'blocked' | 'answered'>;
-  store: Pick<DocketStore, 'scheduleAll'>;
+  /** Schedule in one call, all or none (the client's store, with its executionTtl). */
+  scheduleAll(requests: ScheduleRequest[]): Promise<ScheduleAllResult>;
   metrics: DocketMetrics;
   tracing: DocketTracing;
 }
@@ -152,7 +153,7 @@ export class Agenda {
     const outcome = await port.tracing.produce('docket.scatter', attributes, (trace) => {
       for (const request of requests) Object.assign(request, trace);
       for (const { taskName } of requests) port.metrics.count('added', { task: taskName });
-      return port.store.scheduleAll(requests, Date.now());
+      return port.scheduleAll(requests);
     });
     if (!outcome.written) {
       const which =

@@ -63,7 +63,6 @@ export class DocketClient {
     this.requests = new Requests({
       maxKeyBytes: options.maxKeyBytes,
       maxPayloadBytes: options.maxPayloadBytes,
-      executionTtl: options.executionTtl,
       strict: options.worker !== false,
       registry,
       strikes,
@@ -142,7 +141,7 @@ export class DocketClient {
           );
         }
         const executions = await sendMany(
-          this.store,
+          (chunk) => this.store.schedule(chunk, Date.now(), this.options.executionTtl),
           items,
           (request, args, result) => executionOf(this.executionSource, request, args, result),
           async (request) => (await this.getExecution(request.key)) ?? undefined,
@@ -162,7 +161,8 @@ export class DocketClient {
   agenda(): Agenda {
     return new Agenda({
       requests: this.requests,
-      store: this.store,
+      scheduleAll: (requests) =>
+        this.store.scheduleAll(requests, Date.now(), this.options.executionTtl),
       metrics: this.metrics,
       tracing: this.tracing,
     });
@@ -216,7 +216,7 @@ export class DocketClient {
    * knows no dependencies); a replace that would wait for itself is a TypeError.
    */
   private async scheduleWaiter(request: ScheduleRequest): Promise<ScheduleOutcome> {
-    const [result] = await this.store.schedule([request], Date.now());
+    const [result] = await this.store.schedule([request], Date.now(), this.options.executionTtl);
     if (result.disposition === 'error') {
       if (result.cycle) throw new TypeError(result.error);
       throw new Error(`key ${request.key} cannot be scheduled: ${result.error}`);

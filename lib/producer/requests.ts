@@ -23,8 +23,6 @@ import {
 export interface RequestsEnv {
   maxKeyBytes: number;
   maxPayloadBytes: number;
-  /** How long an ended execution's record is kept (for a waiter that fails at once). */
-  executionTtl: number;
   /** Whether this process runs a worker (then it knows every task: an unknown name fails). */
   strict: boolean;
   registry: Pick<TaskRegistry, 'resolveName' | 'get' | 'parametersOf'>;
@@ -62,7 +60,7 @@ export class Requests {
     if (options.key !== undefined) checkKey(options.key, maxKeyBytes, what);
     const after = requestedAfter(options, maxKeyBytes, what);
     if (!after) return { taskName, priority };
-    return { taskName, priority, after: { ...after, executionTtl: this.env.executionTtl } };
+    return { taskName, priority, after };
   }
 
   /**

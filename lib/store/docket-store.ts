@@ -77,8 +77,6 @@ export interface ScheduleDependencies {
   keys: readonly string[];
   /** 'fail': a dependency that does not complete ends the waiter failed; 'run': it runs anyway. */
   onFailure: 'fail' | 'run';
-  /** For a waiter that fails at once (a dependency had already failed). */
-  executionTtl: number;
 }
 
 /** What Redis did with a `ScheduleRequest`. */
@@ -132,10 +130,22 @@ export interface StrikeLogEntry {
 }
 
 export interface ProducerStore {
-  /** Schedule in order, in one call; one result per request. */
-  schedule(requests: readonly ScheduleRequest[], now: number): Promise<ScheduleResult[]>;
-  /** Schedule in order, in one call, all or none. */
-  scheduleAll(requests: readonly ScheduleRequest[], now: number): Promise<ScheduleAllResult>;
+  /**
+   * Schedule in order, in one call; one result per request. `executionTtl` is how long the
+   * record of a waiter that fails at once (a dependency had already failed) is kept: it
+   * matters only to requests with `after`.
+   */
+  schedule(
+    requests: readonly ScheduleRequest[],
+    now: number,
+    executionTtl?: number,
+  ): Promise<ScheduleResult[]>;
+  /** Schedule in order, in one call, all or none (`executionTtl` as for `schedule`). */
+  scheduleAll(
+    requests: readonly ScheduleRequest[],
+    now: number,
+    executionTtl?: number,
+  ): Promise<ScheduleAllResult>;
   cancel(key: string, now: number, executionTtl: number): Promise<CancelResult>;
   /** Remove every scheduled and queued task (running ones go on); returns how many. */
   clear(now: number, executionTtl: number): Promise<number>;

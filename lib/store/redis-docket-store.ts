@@ -90,17 +90,29 @@ const RESUME_STEP = 5_000;
 export class RedisDocketStore extends RedisStoreBase implements DocketStore {
   // -- producing -------------------------------------------------------------------------
 
-  async schedule(requests: readonly ScheduleRequest[], now: number): Promise<ScheduleResult[]> {
+  async schedule(
+    requests: readonly ScheduleRequest[],
+    now: number,
+    executionTtl = 0,
+  ): Promise<ScheduleResult[]> {
     if (requests.length === 0) return [];
     // only requests that wait for other keys take the script that knows dependencies
-    if (requests.some((q) => q.after)) return this.run(SCHEDULE_AFTER, { now, requests });
+    if (requests.some((q) => q.after)) {
+      return this.run(SCHEDULE_AFTER, { now, requests, executionTtl });
+    }
     if (requests.length === 1) return [await this.run(SCHEDULE, { now, request: requests[0] })];
     return this.run(SCHEDULE_MANY, { now, requests });
   }
 
-  async scheduleAll(requests: readonly ScheduleRequest[], now: number): Promise<ScheduleAllResult> {
+  async scheduleAll(
+    requests: readonly ScheduleRequest[],
+    now: number,
+    executionTtl = 0,
+  ): Promise<ScheduleAllResult> {
     if (requests.length === 0) return { written: true, results: [] };
-    if (requests.some((q) => q.after)) return this.run(SCHEDULE_ALL_AFTER, { now, requests });
+    if (requests.some((q) => q.after)) {
+      return this.run(SCHEDULE_ALL_AFTER, { now, requests, executionTtl });
+    }
     return this.run(SCHEDULE_ALL, { now, requests });
   }
 

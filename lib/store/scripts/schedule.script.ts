@@ -100,21 +100,24 @@ export const SCHEDULE_ALL = defineScript<
  * other keys (requests without `after` are scheduled as by schedule-4.lua).
  */
 export const SCHEDULE_AFTER = defineScript<
-  { now: number; requests: readonly ScheduleRequest[] },
+  { now: number; requests: readonly ScheduleRequest[]; executionTtl: number },
   ScheduleResult[]
 >({
   file: 'schedule-after-2',
   keys: (k) => [k.stream, k.queue],
-  args: (k, { now, requests }) => {
-    const ttl = requests.find((q) => q.after)?.after?.executionTtl ?? 0;
-    return [now, CONSUMER_GROUP, k.prefix, ttl, ...requestArgs(requests, true)];
-  },
+  args: (k, { now, requests, executionTtl }) => [
+    now,
+    CONSUMER_GROUP,
+    k.prefix,
+    executionTtl,
+    ...requestArgs(requests, true),
+  ],
   decode: (reply) => results(reply as unknown[]),
 });
 
 /** schedule-all-after-2.lua: schedule-all-2.lua for requests some of which wait for other keys. */
 export const SCHEDULE_ALL_AFTER = defineScript<
-  { now: number; requests: readonly ScheduleRequest[] },
+  { now: number; requests: readonly ScheduleRequest[]; executionTtl: number },
   ScheduleAllResult
 >({
   file: 'schedule-all-after-2',
