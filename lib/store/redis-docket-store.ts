@@ -41,7 +41,7 @@ import { RESUME } from './scripts/pause.script.js';
 import { EXPLAIN } from './scripts/explain.script.js';
 import { PURGE_DEAD, RETRY_DEAD } from './scripts/dead-letters.script.js';
 import { FINISH } from './scripts/finish.script.js';
-import { LIST_TASKS } from './scripts/list.script.js';
+import { LIST_PIECE, LIST_TASKS } from './scripts/list.script.js';
 import { MOVE_DUE } from './scripts/move-due.script.js';
 import { PROGRESS } from './scripts/progress.script.js';
 import {
@@ -330,8 +330,25 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
     return this.run(COUNTS, {});
   }
 
-  listTasks(filter: TaskListFilter): Promise<TaskListRecord> {
-    return this.run(LIST_TASKS, filter);
+  async listTasks(filter: TaskListFilter): Promise<TaskListRecord> {
+    // a filtered list comes in pieces: each passes on where it stopped, and what is left of
+    // the offset and of the page
+    let total = 0;
+    const runs: TaskListRecord['runs'] = [];
+    let cursor = '';
+    do {
+      const piece = await this.run(LIST_TASKS, {
+        ...filter,
+        offset: Math.max(0, filter.offset - total),
+        limit: Math.max(0, filter.limit - runs.length),
+        cursor,
+        budget: filter.piece ?? LIST_PIECE,
+      });
+      total += piece.total;
+      runs.push(...piece.runs);
+      cursor = piece.cursor;
+    } while (cursor !== '');
+    return { total, runs };
   }
 
   async hasKeys(): Promise<boolean> {
