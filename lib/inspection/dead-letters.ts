@@ -29,6 +29,21 @@ export interface DeadLetterRetry {
   skipped: { id: string; reason: 'gone' | 'unreadable' | 'live' }[];
 }
 
+/**
+ * Which dead letters `DeadLetters.newest()` lists: those of one task, and those a search finds.
+ */
+export interface DeadLetterSearch {
+  /** Only the letters of this task (its exact name). */
+  task?: string;
+  /**
+   * Only the letters whose key starts with this text, or whose task name, error or arguments
+   * (as stored: JSON, as `DocketInspector.tasks()` searches them) contain it; case aside.
+   */
+  search?: string;
+  /** Whether the search looks into the arguments. @default true */
+  arguments?: boolean;
+}
+
 /** A stream id, `<ms>-<seq>`. */
 const STREAM_ID = /^\d+-\d+$/;
 
@@ -80,11 +95,16 @@ export class DeadLetters {
 
   /**
    * A page of the dead letters, newest first: `limit` of them from `offset`, and how many there
-   * are in all (reads only the letters up to the page's end).
+   * are in all, or with a `filter` how many pass it. Unfiltered, it reads only the letters
+   * between the page and the nearer end of the list. Filtered, Redis reads every letter and
+   * sends only the page, in pieces of at most 5 000 letters (a script call each, so that it is
+   * never held for every letter; a letter added or removed between two pieces may be missed or
+   * met twice in that read).
    */
   async newest(
     offset: number,
     limit: number,
+    filter: DeadLetterSearch = {},
   ): Promise<{ total: number; letters: DeadLetterEntry[] }> {
     for (const [name, n] of [
       ['offset', offset],
@@ -94,7 +114,18 @@ export class DeadLetters {
         throw new TypeError(`newest: ${name} must be a whole number, got ${String(n)}`);
       }
     }
-    const { total, letters } = await this.store.newestDeadLetters(offset, limit);
+    for (const name of ['task', 'search'] as const) {
+      if (filter[name] !== undefined && typeof filter[name] !== 'string') {
+        throw new TypeError(`newest: filter.${name} must be text, got ${typeof filter[name]}`);
+      }
+    }
+    const { total, letters } = await this.store.deadLetterPage({
+      task: filter.task || undefined,
+      search: filter.search || undefined,
+      inArguments: filter.arguments ?? true,
+      offset,
+      limit,
+    });
     return { total, letters: letters.map(entryOf) };
   }
 

@@ -40,6 +40,11 @@ import { COUNTS } from './scripts/counts.script.js';
 import { RESUME } from './scripts/pause.script.js';
 import { EXPLAIN } from './scripts/explain.script.js';
 import { PURGE_DEAD, RETRY_DEAD } from './scripts/dead-letters.script.js';
+import {
+  DEAD_LETTER_PAGE,
+  DEAD_LETTER_PIECE,
+  type DeadLetterFilter,
+} from './scripts/dead-letter-page.script.js';
 import { FINISH } from './scripts/finish.script.js';
 import { LIST_PIECE, LIST_TASKS } from './scripts/list.script.js';
 import { MOVE_DUE } from './scripts/move-due.script.js';
@@ -84,6 +89,9 @@ import {
 const RESUME_STEP = 5_000;
 
 /** The docket store over Redis commands and the scripts of `lua/` (also on memory://). */
+/** How many dead letters one command reads when all of them are read. */
+const DEAD_LETTERS_READ = 1_000;
+
 export class RedisDocketStore extends RedisStoreBase implements DocketStore {
   // -- producing -------------------------------------------------------------------------
 
@@ -373,9 +381,19 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
   }
 
   async deadLetters(): Promise<DeadLetterRecord[]> {
-    await this.ready();
-    const entries = (await this.command('xrange', this.keys.dead, '-', '+')) as StreamEntry[];
-    return entries.map(deadLetterEntry);
+    // in pieces, up to the newest letter when the read began: no call holds Redis for every
+    // letter
+    const until = await this.newestDeadLetterId();
+    if (until === null) return [];
+    const letters: DeadLetterRecord[] = [];
+    for (let after = '0-0'; ;) {
+      const piece = await this.readDeadLetters(after, until, DEAD_LETTERS_READ);
+      letters.push(...piece);
+      const last = piece.at(-1)?.id;
+      if (piece.length < DEAD_LETTERS_READ || last === undefined || last === until) break;
+      after = last;
+    }
+    return letters;
   }
 
   async retryDeadLetters(ids: readonly string[], now: number): Promise<string[]> {
@@ -408,19 +426,27 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
     return newest ? newest[0] : null;
   }
 
-  async newestDeadLetters(
-    offset: number,
-    limit: number,
+  async deadLetterPage(
+    filter: DeadLetterFilter,
   ): Promise<{ total: number; letters: DeadLetterRecord[] }> {
-    await this.ready();
-    // sent together (one round trip): the page's end bounds the read
-    const [total, entries] = await Promise.all([
-      this.command('xlen', this.keys.dead) as Promise<number>,
-      this.command('xrevrange', this.keys.dead, '+', '-', 'COUNT', offset + limit) as Promise<
-        StreamEntry[]
-      >,
-    ]);
-    return { total: Number(total), letters: entries.slice(offset).map(deadLetterEntry) };
+    // a filtered page comes in pieces: each passes on where it stopped, and what is left of
+    // the offset and of the page
+    let total = 0;
+    const letters: DeadLetterRecord[] = [];
+    let cursor = '';
+    do {
+      const piece = await this.run(DEAD_LETTER_PAGE, {
+        ...filter,
+        offset: Math.max(0, filter.offset - total),
+        limit: Math.max(0, filter.limit - letters.length),
+        cursor,
+        budget: filter.piece ?? DEAD_LETTER_PIECE,
+      });
+      total += piece.total;
+      letters.push(...piece.letters);
+      cursor = piece.cursor;
+    } while (cursor !== '');
+    return { total, letters };
   }
 
   async deadLettersById(ids: readonly string[]): Promise<(DeadLetterRecord | null)[]> {
