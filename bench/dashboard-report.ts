@@ -49,7 +49,7 @@ function apiTable(run: DashboardRun): string[] {
     '| --- | --- | --- | ---: | ---: | ---: | --- |',
     ...run.api.map(
       (t) =>
-        `| ${t.label} | \`api/${t.path}\` | ${t.holds} | ${ms(t.medianMs)} | ${ms(t.maxMs)} | ${ms(
+        `| ${t.label} | \`${t.direct ? '' : 'api/'}${t.path}\` | ${t.holds} | ${ms(t.medianMs)} | ${ms(t.maxMs)} | ${ms(
           t.redis.totalMs / t.calls,
         )} | ${longest(t.redis)} |`,
     ),
