@@ -99,12 +99,12 @@ async function reads(dash: DashboardApp): Promise<ApiCall[]> {
     { label: 'dead letters, task filter', path: `dead-letters?task=billing.charge&${page()}` },
     // what the Failures view could read instead of every letter (in process, no HTTP)
     {
-      label: 'dead letters, search, in Redis',
+      label: 'dead letters, search, DeadLetters.newest',
       path: "DeadLetters.newest(0, 50, { search: 'acme' })",
       direct: () => dash.deadLetters.newest(0, PAGE, { search: 'acme' }),
     },
     {
-      label: 'dead letters, task filter, in Redis',
+      label: 'dead letters, task filter, DeadLetters.newest',
       path: "DeadLetters.newest(0, 50, { task: 'billing.charge' })",
       direct: () => dash.deadLetters.newest(0, PAGE, { task: 'billing.charge' }),
     },

@@ -37,12 +37,16 @@ export interface DeadLetterSearch {
   task?: string;
   /**
    * Only the letters whose key starts with this text, or whose task name, error or arguments
-   * (as stored: JSON, as `DocketInspector.tasks()` searches them) contain it; case aside.
+   * (as stored: their JSON text, as `DocketInspector.tasks()` searches them) contain it; case
+   * aside.
    */
   search?: string;
   /** Whether the search looks into the arguments. @default true */
   arguments?: boolean;
 }
+
+/** How many dead letters a filtered page reads at a time. */
+const PIECE = 1_000;
 
 /** A stream id, `<ms>-<seq>`. */
 const STREAM_ID = /^\d+-\d+$/;
@@ -96,10 +100,10 @@ export class DeadLetters {
   /**
    * A page of the dead letters, newest first: `limit` of them from `offset`, and how many there
    * are in all, or with a `filter` how many pass it. Unfiltered, it reads only the letters
-   * between the page and the nearer end of the list. Filtered, Redis reads every letter and
-   * sends only the page, in pieces of at most 5 000 letters (a script call each, so that it is
-   * never held for every letter; a letter added or removed between two pieces may be missed or
-   * met twice in that read).
+   * between the page and the nearer end of the list. Filtered, it reads every letter, newest
+   * first, in pieces of 1 000 (a short command each, so that Redis is never held for all of
+   * them), and decodes only the page; a letter added or removed between two pieces may be
+   * missed or met twice in that read.
    */
   async newest(
     offset: number,
@@ -119,14 +123,26 @@ export class DeadLetters {
         throw new TypeError(`newest: filter.${name} must be text, got ${typeof filter[name]}`);
       }
     }
-    const { total, letters } = await this.store.deadLetterPage({
-      task: filter.task || undefined,
-      search: filter.search || undefined,
-      inArguments: filter.arguments ?? true,
-      offset,
-      limit,
-    });
-    return { total, letters: letters.map(entryOf) };
+    const task = filter.task || undefined;
+    const search = filter.search?.toLowerCase() || undefined;
+    if (task === undefined && search === undefined) {
+      const { total, letters } = await this.store.newestDeadLetters(offset, limit);
+      return { total, letters: letters.map(entryOf) };
+    }
+    const passes = searchOf(task, search, filter.arguments ?? true);
+    const page: DeadLetterRecord[] = [];
+    let total = 0;
+    for (let before: string | null = null; ;) {
+      const piece = await this.store.deadLettersBefore(before, PIECE);
+      for (const letter of piece) {
+        if (!passes(letter)) continue;
+        total++;
+        if (total > offset && page.length < limit) page.push(letter);
+      }
+      if (piece.length < PIECE) break;
+      before = piece[piece.length - 1].id;
+    }
+    return { total, letters: page.map(entryOf) };
   }
 
   /** The id of the newest dead letter, or null when there is none. */
@@ -193,6 +209,24 @@ function entryOf(letter: DeadLetterRecord): DeadLetterEntry {
     error: letter.error,
     attempt: letter.attempt,
     deadAt: new Date(letter.deadAt),
+  };
+}
+
+/** The test of a search on a letter as stored (its arguments as their JSON text). */
+function searchOf(
+  task: string | undefined,
+  search: string | undefined,
+  inArguments: boolean,
+): (letter: DeadLetterRecord) => boolean {
+  return (letter) => {
+    if (task !== undefined && letter.taskName !== task) return false;
+    if (search === undefined) return true;
+    return (
+      letter.key.toLowerCase().startsWith(search) ||
+      letter.taskName.toLowerCase().includes(search) ||
+      letter.error.toLowerCase().includes(search) ||
+      (inArguments && letter.args.toLowerCase().includes(search))
+    );
   };
 }
 

@@ -18,11 +18,9 @@ import type {
   DeadLetterRecord,
 } from './read-records.js';
 import type { TaskListFilter } from './scripts/list.script.js';
-import type { DeadLetterFilter } from './scripts/dead-letter-page.script.js';
 import type { WorkerAbout } from './worker-about.js';
 
 export type { TaskListFilter } from './scripts/list.script.js';
-export type { DeadLetterFilter } from './scripts/dead-letter-page.script.js';
 export type { WorkerAbout } from './worker-about.js';
 
 /**
@@ -372,11 +370,18 @@ export interface InspectionStore {
   /** The id of the newest dead letter, or null when there is none. */
   newestDeadLetterId(): Promise<string | null>;
   /**
-   * `limit` dead letters from the `offset`-th newest on that pass `filter` (none when `offset`
-   * is past the end), newest first, and how many pass it: read in Redis, unfiltered from the
-   * nearer end of the list, filtered in pieces of a bounded number of letters.
+   * `limit` dead letters from the `offset`-th newest on, newest first (none when `offset` is
+   * past the end), and how many there are in all: read from the nearer end of the list.
    */
-  deadLetterPage(filter: DeadLetterFilter): Promise<{ total: number; letters: DeadLetterRecord[] }>;
+  newestDeadLetters(
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; letters: DeadLetterRecord[] }>;
+  /**
+   * At most `count` dead letters before the id `before` (null: from the newest), newest first:
+   * a read of the dead letters in bounded pieces, from the newest.
+   */
+  deadLettersBefore(before: string | null, count: number): Promise<DeadLetterRecord[]>;
   /** The dead letter of each id, or null where there is none (retried, deleted, expired). */
   deadLettersById(ids: readonly string[]): Promise<(DeadLetterRecord | null)[]>;
   /** Delete the dead letters `ids`; returns how many of them there were. */

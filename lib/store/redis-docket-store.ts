@@ -40,11 +40,7 @@ import { COUNTS } from './scripts/counts.script.js';
 import { RESUME } from './scripts/pause.script.js';
 import { EXPLAIN } from './scripts/explain.script.js';
 import { PURGE_DEAD, RETRY_DEAD } from './scripts/dead-letters.script.js';
-import {
-  DEAD_LETTER_PAGE,
-  DEAD_LETTER_PIECE,
-  type DeadLetterFilter,
-} from './scripts/dead-letter-page.script.js';
+import { DEAD_LETTER_PAGE } from './scripts/dead-letter-page.script.js';
 import { FINISH } from './scripts/finish.script.js';
 import { LIST_PIECE, LIST_TASKS } from './scripts/list.script.js';
 import { MOVE_DUE } from './scripts/move-due.script.js';
@@ -426,27 +422,24 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
     return newest ? newest[0] : null;
   }
 
-  async deadLetterPage(
-    filter: DeadLetterFilter,
+  newestDeadLetters(
+    offset: number,
+    limit: number,
   ): Promise<{ total: number; letters: DeadLetterRecord[] }> {
-    // a filtered page comes in pieces: each passes on where it stopped, and what is left of
-    // the offset and of the page
-    let total = 0;
-    const letters: DeadLetterRecord[] = [];
-    let cursor = '';
-    do {
-      const piece = await this.run(DEAD_LETTER_PAGE, {
-        ...filter,
-        offset: Math.max(0, filter.offset - total),
-        limit: Math.max(0, filter.limit - letters.length),
-        cursor,
-        budget: filter.piece ?? DEAD_LETTER_PIECE,
-      });
-      total += piece.total;
-      letters.push(...piece.letters);
-      cursor = piece.cursor;
-    } while (cursor !== '');
-    return { total, letters };
+    return this.run(DEAD_LETTER_PAGE, { offset, limit });
+  }
+
+  async deadLettersBefore(before: string | null, count: number): Promise<DeadLetterRecord[]> {
+    await this.ready();
+    const entries = (await this.command(
+      'xrevrange',
+      this.keys.dead,
+      before === null ? '+' : `(${before}`,
+      '-',
+      'COUNT',
+      Math.max(1, Math.floor(count)),
+    )) as StreamEntry[];
+    return entries.map(deadLetterEntry);
   }
 
   async deadLettersById(ids: readonly string[]): Promise<(DeadLetterRecord | null)[]> {
