@@ -128,8 +128,9 @@ export function dashboardMarkdown(run: DashboardRun): string {
       : [
           'Headless Chromium, a fresh browser context for each load; the time runs from navigation ' +
             'to the view showing its data (the overview: its counts and live workers; a list: 50 rows ' +
-            'and its pager). Then the last load stays open a few seconds while the page polls; ' +
-            "Redis's time for the dashboard's connection meanwhile.",
+            'and its pager), or for a search from Enter in its field to the rows it finds. Then the ' +
+            'last load stays open a few seconds while the page polls (every 1.5 s), searched if it ' +
+            "was; Redis's time for the dashboard's connection meanwhile.",
           '',
           ...pageTable(run.pages),
         ]),
