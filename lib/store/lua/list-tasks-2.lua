@@ -174,24 +174,29 @@ local function cursor(p, a, n)
   return { total, out, p .. '|' .. a .. '|' .. n }
 end
 
-local probe = q == '' and { 'state', 'task' } or { 'state', 'task', 'args' }
 local lowered = {}
+-- the filter reads what it tests, the task first (one field for a task filter), the state of
+-- what passes it last
 local function consider(key, holds)
   if not key then return end
   spent = spent + 1
-  local r = redis.call('HMGET', prefix .. 'runs:' .. key, unpack(probe))
-  local state = r[1]
-  if not state or not states[state] or not holds[state] then return end
-  if task ~= '' and r[2] ~= task then return end
-  if q ~= '' then
-    local name_of = r[2] and (lowered[r[2]] or string.lower(r[2]))
-    if name_of then lowered[r[2]] = name_of end
+  local runs = prefix .. 'runs:' .. key
+  if q == '' then
+    if redis.call('HGET', runs, 'task') ~= task then return end
+  else
+    local r = redis.call('HMGET', runs, 'task', 'args')
+    local name, args = r[1], r[2]
+    if task ~= '' and name ~= task then return end
+    local name_of = name and (lowered[name] or string.lower(name))
+    if name_of then lowered[name] = name_of end
     if not (string.lower(string.sub(key, 1, #q)) == q
       or (name_of and string.find(name_of, q, 1, true) ~= nil)
-      or (r[3] and string.find(string.lower(r[3]), q, 1, true) ~= nil)) then
+      or (args and string.find(string.lower(args), q, 1, true) ~= nil)) then
       return
     end
   end
+  local state = redis.call('HGET', runs, 'state')
+  if not state or not states[state] or not holds[state] then return end
   total = total + 1
   if total > offset and #out < size then out[#out + 1] = row(key, read(key)) end
 end
