@@ -25,7 +25,7 @@ export function fillPlan(tasks: number): FillPlan {
   };
 }
 
-/** Made-up customers: one task in CUSTOMERS.length names each (`Acme Corp` among them). */
+/** Made-up customers, named in turn by the tasks that take one (`Acme Corp` among them). */
 export const CUSTOMERS = [
   'Acme Corp',
   'Globex',
@@ -51,9 +51,13 @@ export const CUSTOMERS = [
 
 const LOCALES = ['en', 'de', 'fr', 'nl', 'es'];
 
-/** The task name and arguments of the i-th scheduled task: four tasks, mixed arguments. */
+/**
+ * The task name and arguments of the i-th scheduled task: four tasks in turn, three of which
+ * name a customer (each task every customer in turn).
+ */
 function scheduledTask(i: number): [string, unknown[]] {
-  const customer = CUSTOMERS[i % CUSTOMERS.length];
+  const n = Math.floor(i / 4);
+  const customer = CUSTOMERS[n % CUSTOMERS.length];
   switch (i % 4) {
     case 0:
       return ['emails.welcome', [`user-${100_000 + i}`, LOCALES[i % LOCALES.length]]];
@@ -62,7 +66,7 @@ function scheduledTask(i: number): [string, unknown[]] {
     case 2:
       return ['reports.monthly', [customer, `2027-${String((i % 12) + 1).padStart(2, '0')}`]];
     default:
-      return ['billing.invoice', [order(i)]];
+      return ['billing.invoice', [{ ...order(i), customer }]];
   }
 }
 

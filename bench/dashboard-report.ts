@@ -101,8 +101,9 @@ export function dashboardMarkdown(run: DashboardRun): string {
       `(due from one hour to thirty days ahead; ${n(plan.keyed)} of them added one by one with a key ` +
       `\`invoice-000000\`…), ${n(held.queued)} queued (due, the worker's slots full), ` +
       `${n(held.running)} running (a task that runs until shutdown) and ${n(held.deadLetters)} dead ` +
-      `letters (a task that always fails, one attempt). Four task names share the scheduled and ` +
-      `queued tasks; one in 20 names the customer \`Acme Corp\` in its arguments. Redis used ` +
+      `letters (a task that always fails, one attempt). Four task names take turns among the ` +
+      `scheduled and queued tasks; three of them name a customer in their arguments, one in 20 ` +
+      `of those the customer \`Acme Corp\`. Redis used ` +
       `${run.redisMemoryMiB.toFixed(0)} MiB. Filling took: ${fill.join('; ')}.`,
     '',
     'The dashboard is mounted as the sample app mounts it (`/docket`, read-only, default ' +
