@@ -320,7 +320,7 @@ export function markdown(metrics: Metric[], machine: Machine, targets: Target[])
 }
 
 /** Format as the repository's Prettier would, so that `prettier --check bench` stays clean. */
-async function prettierMarkdown(text: string, file: string): Promise<string> {
+export async function prettierMarkdown(text: string, file: string): Promise<string> {
   try {
     const prettier = await import('prettier');
     const config = (await prettier.resolveConfig(file)) ?? {};

@@ -1,12 +1,11 @@
 // nestjs-docket vs BullMQ, side by side (issue 4). `npm run bench`, or after a build:
 //   node .out/bench/run.js [--rounds N] [--quick] [--only id,id] [--cpu-prof DIR] [--out DIR]
 // It starts a redis-server of its own on a free loopback port and talks to nothing else.
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bullmqSide } from './bullmq-side.js';
 import { docketSide } from './docket-side.js';
+import { cpuModel, revision } from './machine.js';
 import { killChildrenOnExit, killWorkers, quiet } from './processes.js';
 import { flush, startRedis, type BenchRedis } from './redis.js';
 import { median, table, targets, writeReport, type Machine } from './report.js';
@@ -55,28 +54,6 @@ function parseOptions(argv: string[]): Options {
     // A quick run is a smoke test: it does not overwrite the committed results.
     out: value('--out') ?? (quick ? `${root}.out/bench/results-quick` : `${root}bench/results`),
   };
-}
-
-function cpuModel(): string {
-  try {
-    const model = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1];
-    if (model) return model.trim();
-  } catch {
-    // not Linux
-  }
-  return cpus()[0]?.model ?? 'unknown';
-}
-
-/** The commit the docket side was built from, and whether lib/ differs from it. */
-function revision(): string {
-  const root = fileURLToPath(new URL('../../', import.meta.url));
-  const git = (...args: string[]) =>
-    spawnSync('git', args, { cwd: root, encoding: 'utf8' }).stdout?.trim() ?? '';
-  const head = git('rev-parse', '--short', 'HEAD');
-  if (!head) return 'unknown commit';
-  return git('status', '--porcelain', '--', 'lib').length > 0
-    ? `${head} with uncommitted changes in lib/`
-    : head;
 }
 
 function machine(options: Options, redis: BenchRedis, busy: number[], budget: number): Machine {

@@ -17,6 +17,7 @@ export {
   type DeadLetterEntry,
   type DeadLetterRetry,
   type DeadLetterScan,
+  type DeadLetterSearch,
 } from './inspection/dead-letters.js';
 export { docketOptionsFromEnvironment } from './config/environment.js';
 export { taskNameOf } from './explorer/task-name.js';

@@ -29,6 +29,25 @@ export interface DeadLetterRetry {
   skipped: { id: string; reason: 'gone' | 'unreadable' | 'live' }[];
 }
 
+/**
+ * Which dead letters `DeadLetters.newest()` lists: those of one task, and those a search finds.
+ */
+export interface DeadLetterSearch {
+  /** Only the letters of this task (its exact name). */
+  task?: string;
+  /**
+   * Only the letters whose key starts with this text, or whose task name, error or arguments
+   * (as stored: their JSON text, as `DocketInspector.tasks()` searches them) contain it; case
+   * aside.
+   */
+  search?: string;
+  /** Whether the search looks into the arguments. @default true */
+  arguments?: boolean;
+}
+
+/** How many dead letters a filtered page reads at a time. */
+const PIECE = 1_000;
+
 /** A stream id, `<ms>-<seq>`. */
 const STREAM_ID = /^\d+-\d+$/;
 
@@ -80,11 +99,16 @@ export class DeadLetters {
 
   /**
    * A page of the dead letters, newest first: `limit` of them from `offset`, and how many there
-   * are in all (reads only the letters up to the page's end).
+   * are in all, or with a `filter` how many pass it. Unfiltered, it reads only the letters
+   * between the page and the nearer end of the list. Filtered, it reads every letter, newest
+   * first, in pieces of 1 000 (a short command each, so that Redis is never held for all of
+   * them), and decodes only the page; a letter added or removed between two pieces may be
+   * missed or met twice in that read.
    */
   async newest(
     offset: number,
     limit: number,
+    filter: DeadLetterSearch = {},
   ): Promise<{ total: number; letters: DeadLetterEntry[] }> {
     for (const [name, n] of [
       ['offset', offset],
@@ -94,8 +118,31 @@ export class DeadLetters {
         throw new TypeError(`newest: ${name} must be a whole number, got ${String(n)}`);
       }
     }
-    const { total, letters } = await this.store.newestDeadLetters(offset, limit);
-    return { total, letters: letters.map(entryOf) };
+    for (const name of ['task', 'search'] as const) {
+      if (filter[name] !== undefined && typeof filter[name] !== 'string') {
+        throw new TypeError(`newest: filter.${name} must be text, got ${typeof filter[name]}`);
+      }
+    }
+    const task = filter.task || undefined;
+    const search = filter.search?.toLowerCase() || undefined;
+    if (task === undefined && search === undefined) {
+      const { total, letters } = await this.store.newestDeadLetters(offset, limit);
+      return { total, letters: letters.map(entryOf) };
+    }
+    const passes = searchOf(task, search, filter.arguments ?? true);
+    const page: DeadLetterRecord[] = [];
+    let total = 0;
+    for (let before: string | null = null; ;) {
+      const piece = await this.store.deadLettersBefore(before, PIECE);
+      for (const letter of piece) {
+        if (!passes(letter)) continue;
+        total++;
+        if (total > offset && page.length < limit) page.push(letter);
+      }
+      if (piece.length < PIECE) break;
+      before = piece[piece.length - 1].id;
+    }
+    return { total, letters: page.map(entryOf) };
   }
 
   /** The id of the newest dead letter, or null when there is none. */
@@ -163,6 +210,24 @@ function entryOf(letter: DeadLetterRecord): DeadLetterEntry {
     ...(letter.stack ? { errorStack: letter.stack } : {}),
     attempt: letter.attempt,
     deadAt: new Date(letter.deadAt),
+  };
+}
+
+/** The test of a search on a letter as stored (its arguments as their JSON text). */
+function searchOf(
+  task: string | undefined,
+  search: string | undefined,
+  inArguments: boolean,
+): (letter: DeadLetterRecord) => boolean {
+  return (letter) => {
+    if (task !== undefined && letter.taskName !== task) return false;
+    if (search === undefined) return true;
+    return (
+      letter.key.toLowerCase().startsWith(search) ||
+      letter.taskName.toLowerCase().includes(search) ||
+      letter.error.toLowerCase().includes(search) ||
+      (inArguments && letter.args.toLowerCase().includes(search))
+    );
   };
 }
 

@@ -193,8 +193,12 @@ export class DocketInspector {
   /**
    * One page of the live executions (running, queued, scheduled) that pass a filter, and how
    * many pass it in all: in the order the docket holds them (what runs and is due, then the
-   * scheduled ones by due time). Scheduled ones alone, unfiltered, read only their page; any
-   * filter reads the record of every live execution once (in one script).
+   * scheduled ones by due time). Unfiltered (any states), the lists are counted as `counts()`
+   * counts them and only the page is read. A task filter or a search reads the record of every
+   * live execution in those states once, in pieces of at most 5 000 (a script call each, so
+   * that Redis is never held for the whole docket); the pieces are not one snapshot, so an
+   * execution that moves between two of them (starts, comes due) may be missed or met twice in
+   * that read.
    */
   async tasks(options: TaskListOptions = {}): Promise<TaskList> {
     const states = statesOf(options.states, LIVE_STATES, 'tasks()');

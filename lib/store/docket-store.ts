@@ -393,12 +393,17 @@ export interface InspectionStore {
   newestDeadLetterId(): Promise<string | null>;
   /**
    * `limit` dead letters from the `offset`-th newest on, newest first (none when `offset` is
-   * past the end), and how many there are in all.
+   * past the end), and how many there are in all: read from the nearer end of the list.
    */
   newestDeadLetters(
     offset: number,
     limit: number,
   ): Promise<{ total: number; letters: DeadLetterRecord[] }>;
+  /**
+   * At most `count` dead letters before the id `before` (null: from the newest), newest first:
+   * a read of the dead letters in bounded pieces, from the newest.
+   */
+  deadLettersBefore(before: string | null, count: number): Promise<DeadLetterRecord[]>;
   /** The dead letter of each id, or null where there is none (retried, deleted, expired). */
   deadLettersById(ids: readonly string[]): Promise<(DeadLetterRecord | null)[]>;
   /** Delete the dead letters `ids`; returns how many of them there were. */

@@ -42,9 +42,10 @@ import { COUNTS } from './scripts/counts.script.js';
 import { RESUME } from './scripts/pause.script.js';
 import { EXPLAIN } from './scripts/explain.script.js';
 import { PURGE_DEAD, RETRY_DEAD } from './scripts/dead-letters.script.js';
+import { DEAD_LETTER_PAGE } from './scripts/dead-letter-page.script.js';
 import { FINISH } from './scripts/finish.script.js';
 import { HISTORY } from './scripts/history.script.js';
-import { LIST_TASKS } from './scripts/list.script.js';
+import { LIST_PIECE, LIST_TASKS } from './scripts/list.script.js';
 import { MOVE_DUE } from './scripts/move-due.script.js';
 import { PROGRESS } from './scripts/progress.script.js';
 import {
@@ -87,6 +88,9 @@ import {
 const RESUME_STEP = 5_000;
 
 /** The docket store over Redis commands and the scripts of `lua/` (also on memory://). */
+/** How many dead letters one command reads when all of them are read. */
+const DEAD_LETTERS_READ = 1_000;
+
 export class RedisDocketStore extends RedisStoreBase implements DocketStore {
   // -- producing -------------------------------------------------------------------------
 
@@ -345,8 +349,25 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
     return this.run(COUNTS, {});
   }
 
-  listTasks(filter: TaskListFilter): Promise<TaskListRecord> {
-    return this.run(LIST_TASKS, filter);
+  async listTasks(filter: TaskListFilter): Promise<TaskListRecord> {
+    // a filtered list comes in pieces: each passes on where it stopped, and what is left of
+    // the offset and of the page
+    let total = 0;
+    const runs: TaskListRecord['runs'] = [];
+    let cursor = '';
+    do {
+      const piece = await this.run(LIST_TASKS, {
+        ...filter,
+        offset: Math.max(0, filter.offset - total),
+        limit: Math.max(0, filter.limit - runs.length),
+        cursor,
+        budget: filter.piece ?? LIST_PIECE,
+      });
+      total += piece.total;
+      runs.push(...piece.runs);
+      cursor = piece.cursor;
+    } while (cursor !== '');
+    return { total, runs };
   }
 
   async keepHistory(size: number, ttl: number): Promise<void> {
@@ -380,9 +401,19 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
   }
 
   async deadLetters(): Promise<DeadLetterRecord[]> {
-    await this.ready();
-    const entries = (await this.command('xrange', this.keys.dead, '-', '+')) as StreamEntry[];
-    return entries.map(deadLetterEntry);
+    // in pieces, up to the newest letter when the read began: no call holds Redis for every
+    // letter
+    const until = await this.newestDeadLetterId();
+    if (until === null) return [];
+    const letters: DeadLetterRecord[] = [];
+    for (let after = '0-0'; ;) {
+      const piece = await this.readDeadLetters(after, until, DEAD_LETTERS_READ);
+      letters.push(...piece);
+      const last = piece.at(-1)?.id;
+      if (piece.length < DEAD_LETTERS_READ || last === undefined || last === until) break;
+      after = last;
+    }
+    return letters;
   }
 
   async retryDeadLetters(ids: readonly string[], now: number): Promise<string[]> {
@@ -415,19 +446,24 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
     return newest ? newest[0] : null;
   }
 
-  async newestDeadLetters(
+  newestDeadLetters(
     offset: number,
     limit: number,
   ): Promise<{ total: number; letters: DeadLetterRecord[] }> {
+    return this.run(DEAD_LETTER_PAGE, { offset, limit });
+  }
+
+  async deadLettersBefore(before: string | null, count: number): Promise<DeadLetterRecord[]> {
     await this.ready();
-    // sent together (one round trip): the page's end bounds the read
-    const [total, entries] = await Promise.all([
-      this.command('xlen', this.keys.dead) as Promise<number>,
-      this.command('xrevrange', this.keys.dead, '+', '-', 'COUNT', offset + limit) as Promise<
-        StreamEntry[]
-      >,
-    ]);
-    return { total: Number(total), letters: entries.slice(offset).map(deadLetterEntry) };
+    const entries = (await this.command(
+      'xrevrange',
+      this.keys.dead,
+      before === null ? '+' : `(${before}`,
+      '-',
+      'COUNT',
+      Math.max(1, Math.floor(count)),
+    )) as StreamEntry[];
+    return entries.map(deadLetterEntry);
   }
 
   async deadLettersById(ids: readonly string[]): Promise<(DeadLetterRecord | null)[]> {

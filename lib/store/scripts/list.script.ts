@@ -12,10 +12,36 @@ export interface TaskListFilter {
   search?: string;
   offset: number;
   limit: number;
+  /** The most places one call reads for a filtered list (LIST_PIECE unless given: for tests). */
+  piece?: number;
 }
 
-/** list-tasks-2.lua: one page of the live executions that pass a filter, and their total. */
-export const LIST_TASKS = defineScript<TaskListFilter, TaskListRecord>({
+/**
+ * The most places of executions one call of list-tasks-2.lua reads for a filtered list: a list
+ * of more is read in several calls, so that one holds Redis for milliseconds, not for the
+ * whole docket.
+ */
+export const LIST_PIECE = 5_000;
+
+/** One call of list-tasks-2.lua: the filter, and for a filtered list where the piece begins. */
+export interface TaskListPiece extends TaskListFilter {
+  /** '' at the start, else the cursor the previous piece returned. */
+  cursor: string;
+  /** The most places this piece reads (a filtered list). */
+  budget: number;
+}
+
+/** What one call answers: how many passed in its piece, its rows, and where to go on. */
+export interface TaskListPieceRecord extends TaskListRecord {
+  /** '' when the list is read to its end. */
+  cursor: string;
+}
+
+/**
+ * list-tasks-2.lua: one page of the live executions that pass a filter, and their total (an
+ * unfiltered list in one call; a filtered one in pieces, see LIST_PIECE).
+ */
+export const LIST_TASKS = defineScript<TaskListPiece, TaskListPieceRecord>({
   file: 'list-tasks-2',
   keys: (k) => [k.stream, k.queue],
   args: (k, f) => [
@@ -25,9 +51,11 @@ export const LIST_TASKS = defineScript<TaskListFilter, TaskListRecord>({
     (f.search ?? '').toLowerCase(),
     f.offset,
     f.limit,
+    f.cursor,
+    f.budget,
   ],
   decode: (reply) => {
-    const [total, rows] = reply as [number, unknown[][]];
+    const [total, rows, cursor] = reply as [number, unknown[][], string];
     const runs: TaskListRecord['runs'] = [];
     for (const row of rows) {
       const [key, state, task, args, when, attempt, worker, startedAt, generation] = row as (
@@ -44,6 +72,6 @@ export const LIST_TASKS = defineScript<TaskListFilter, TaskListRecord>({
         runs.push(open && open.length > 0 ? { ...run, key, waitingFor: open } : { ...run, key });
       }
     }
-    return { total: Number(total), runs };
+    return { total: Number(total), runs, cursor: String(cursor ?? '') };
   },
 });
