@@ -25,6 +25,9 @@ export const HISTORY_RENEW = 20_000;
 /** How many failures seen on the state channel the dashboard remembers. */
 export const RECENT_FAILURES = 50;
 
+/** Most running tasks the running view and the workers page list. */
+export const RUNNING_LIMIT = 1_000;
+
 /** Most queued and scheduled tasks one answer lists (the total counts them all). */
 export const SCHEDULED_LIMIT = 500;
 

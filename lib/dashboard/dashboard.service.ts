@@ -6,10 +6,10 @@ import {
   NotFoundException,
   type OnModuleInit,
 } from '@nestjs/common';
-import type { LiveWorker, StrikeCondition, StrikeOperator } from '../public-api.js';
+import type { ListedTask, LiveWorker, StrikeCondition, StrikeOperator } from '../public-api.js';
 import { isoOrNull } from '../util/dates.js';
 import { InvalidValueError, parseTypedValue } from '../util/typed-value.js';
-import { DOCKET_DASHBOARD_OPTIONS, SCHEDULED_LIMIT } from './dashboard.constants.js';
+import { DOCKET_DASHBOARD_OPTIONS, RUNNING_LIMIT, SCHEDULED_LIMIT } from './dashboard.constants.js';
 import { DashboardDocket } from './dashboard-docket.js';
 import type { ResolvedDashboardOptions } from './dashboard-options.interface.js';
 import { actionsAllowed } from './dashboard-action.guard.js';
@@ -78,11 +78,17 @@ export class DashboardService implements OnModuleInit {
     return (await this.docket.inspector.workers()).map(workerView);
   }
 
-  /** The live workers and what each runs now (from the running tasks a snapshot lists). */
+  /** The running executions, at most RUNNING_LIMIT (a read of their page only). */
+  private async runningTasks(): Promise<ListedTask[]> {
+    const page = await this.docket.inspector.tasks({ states: ['running'], limit: RUNNING_LIMIT });
+    return page.tasks;
+  }
+
+  /** The live workers and what each runs now. */
   async workersRunning(): Promise<WorkerView[]> {
-    const [workers, { running }] = await Promise.all([
+    const [workers, running] = await Promise.all([
       this.docket.inspector.workers(),
-      this.docket.client.snapshot(),
+      this.runningTasks(),
     ]);
     return workers.map((worker) => ({
       ...workerView(worker),
@@ -97,7 +103,7 @@ export class DashboardService implements OnModuleInit {
   }
 
   async running(): Promise<RunningView[]> {
-    const { running } = await this.docket.client.snapshot();
+    const running = await this.runningTasks();
     if (running.length === 0) return [];
     const progresses = await this.docket.inspector.progress(running.map((task) => task.key));
     return running
@@ -108,7 +114,7 @@ export class DashboardService implements OnModuleInit {
           taskName: task.taskName,
           args: this.args(task.args),
           attempt: task.attempt,
-          worker: task.worker,
+          worker: task.worker ?? '',
           when: isoOrNull(task.when),
           startedAt: isoOrNull(task.startedAt),
           progress: { ...progress, updatedAt: isoOrNull(progress.updatedAt) },

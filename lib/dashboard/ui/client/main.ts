@@ -44,8 +44,13 @@ const REFRESH = Number(document.body.dataset.refresh) || 1500;
 const SAFETY = Math.max(REFRESH, 20_000);
 /** After a change, the page waits this long for more before it reads, ms… */
 const SETTLE = 150;
-/** …and reads for changes at most once in this time, ms. */
+/** …and reads for changes at most once in this time, ms… */
 const GAP = 1_000;
+/**
+ * …or this one while a search or a task filter is set: such a read goes through every live
+ * execution in Redis (about 0.3 s of Redis on 100 000 tasks), so it is not made every second.
+ */
+const FILTERED_GAP = 5_000;
 const waiting = new ListControl('scheduled', () => void refresh());
 const dead = new ListControl('dead-letters', () => void refresh());
 const finished = new ListControl('history', () => void refresh());
@@ -117,10 +122,19 @@ function showsProgress(): boolean {
   return view === 'task' && detailState() === 'running';
 }
 
+/** Whether the list shown has a search or a task filter (see FILTERED_GAP). */
+function filtered(): boolean {
+  const list = { scheduled: waiting, failures: dead, history: finished }[view];
+  if (!list) return false;
+  const { q, task } = list.filter();
+  return Boolean(q || task);
+}
+
 /** How long until the next read on the page's own timer. */
 function interval(): number {
   if (document.hidden) return Math.max(REFRESH, 10_000);
-  return stream.live && !showsProgress() ? SAFETY : REFRESH;
+  if (stream.live && !showsProgress()) return SAFETY;
+  return filtered() ? Math.max(REFRESH, FILTERED_GAP) : REFRESH;
 }
 
 /**
@@ -142,7 +156,7 @@ function concerns(changes: LiveChanges): boolean {
 /** Read soon: after `SETTLE`, and no sooner than `GAP` after the last read. */
 function soon(): void {
   if (changed || document.hidden) return;
-  const wait = Math.max(SETTLE, lastLoad + GAP - Date.now());
+  const wait = Math.max(SETTLE, lastLoad + (filtered() ? FILTERED_GAP : GAP) - Date.now());
   changed = setTimeout(() => {
     changed = undefined;
     void refresh();

@@ -28,7 +28,11 @@ export class ListControl {
       clearTimeout(this.typing);
       restart();
     });
-    form.addEventListener('change', restart);
+    // a select's change; the search field's own change (at Enter, or when it loses the focus)
+    // is the submit's or the typing's, which restart already
+    form.addEventListener('change', (event) => {
+      if (event.target instanceof HTMLSelectElement) restart();
+    });
     // while typing, search when the typing pauses
     form.addEventListener('input', () => {
       clearTimeout(this.typing);
