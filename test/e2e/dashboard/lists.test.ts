@@ -8,7 +8,7 @@ import { ADMIN_COOKIE, startDashboardApp, type DashboardApp } from './fixture.js
 declare const document: any;
 
 /** Scheduled `quick` tasks, and among them a few `report`s for one customer. */
-const QUICK = 600;
+const QUICK = 10_000;
 const REPORTS = ['acme-1', 'acme-2', 'acme-3'];
 
 interface Page_ {
