@@ -47,6 +47,19 @@ export class DocketTracing {
   }
 
   /**
+   * The API when an SDK is registered, else undefined: without one the API's tracer makes
+   * spans that record nothing, and the engine skips them (and their attributes and contexts)
+   * altogether. Asked at every span, so an SDK registered after the worker started counts.
+   */
+  private live(): OtelApi | undefined {
+    const api = this.api;
+    if (!api) return undefined;
+    const provider = api.trace.getTracerProvider() as { getDelegate?: () => unknown };
+    const delegate = provider.getDelegate?.() as { constructor?: { name?: string } } | undefined;
+    return delegate?.constructor?.name === 'NoopTracerProvider' ? undefined : api;
+  }
+
+  /**
    * Run `fn` inside a PRODUCER span named `name`; `carrier` receives the span's context so the
    * caller can put it in the message.
    */
@@ -55,7 +68,7 @@ export class DocketTracing {
     attributes: Record<string, string | number>,
     fn: (carrier: TraceCarrier) => Promise<T>,
   ): Promise<T> {
-    const api = this.api;
+    const api = this.live();
     if (!api) return fn({});
     const span = this.tracer.startSpan(name, {
       kind: api.SpanKind.PRODUCER,
@@ -90,7 +103,7 @@ export class DocketTracing {
     attributes: Record<string, string | number>,
     fn: (span: DocketSpan) => Promise<T>,
   ): Promise<T> {
-    const api = this.api;
+    const api = this.live();
     if (!api) return fn(NO_SPAN);
     const links = [];
     const parsed = parseTraceparent(carrier.traceparent);

@@ -82,14 +82,9 @@ export class BatchRunner {
     tasks: readonly RunningTask[],
   ): Promise<(Outcome | null)[]> {
     const controller = new AbortController();
-    for (const task of tasks) {
-      // shutdown gives up on every task at once: the batch hears it through its signal
-      task.controller.signal.addEventListener(
-        'abort',
-        () => task.abandoned && controller.abort(task.controller.signal.reason),
-        { once: true },
-      );
-    }
+    // shutdown gives up on every task at once: the batch hears it through its signal
+    const abandon = (reason: unknown) => controller.abort(reason);
+    for (const task of tasks) task.onAbandon = abandon;
     const items: BatchItem[] = tasks.map(({ message: m }) =>
       Object.freeze({ key: m.key, args: m.args, attempt: m.attempt }),
     );

@@ -5,7 +5,10 @@ import type { TaskMessage } from './message.js';
 
 /** A task this worker holds, from its claim to its recorded end. */
 export class RunningTask {
-  readonly controller = new AbortController();
+  /** Made when first asked for: most tasks (no context, no timeout) never need one. */
+  private aborter: AbortController | undefined;
+  /** Told when shutdown gives up on it (a batch aborts its own signal then). */
+  onAbandon: ((reason: unknown) => void) | undefined;
   /** `cancel(key)` reached this worker while the task ran. */
   cancelRequested = false;
   /** Shutdown gave up on it: its end is not recorded, redelivery takes over. */
@@ -20,6 +23,11 @@ export class RunningTask {
     /** The admission rules it was claimed with. */
     readonly admission: readonly AdmissionRule[],
   ) {}
+
+  /** Its abort: the signal a handler's context holds; aborted by a cancel, a timeout, a shutdown. */
+  get controller(): AbortController {
+    return (this.aborter ??= new AbortController());
+  }
 }
 
 /** The tasks a worker holds, by message id and by key. */
@@ -60,6 +68,7 @@ export class RunningTasks {
     for (const task of this.byId.values()) {
       task.abandoned = true;
       task.controller.abort(reason);
+      task.onAbandon?.(reason);
     }
     this.byId.clear();
     this.byKey.clear();
