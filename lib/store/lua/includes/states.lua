@@ -29,8 +29,8 @@ local function history_flush(prefix)
   if #HISTORY == 0 then return end
   local history, most = prefix .. 'history', WATCHING.history
   -- only the newest `most` can stay; written 500 at a time (a Lua unpack has a limit)
+  -- (pairs of score and key: #HISTORY and 2 * most are even, so `from` is a score)
   local from = math.max(1, #HISTORY - 2 * most + 1)
-  if from % 2 == 0 then from = from + 1 end
   for first = from, #HISTORY, 1000 do
     redis.call('ZADD', history, unpack(HISTORY, first, math.min(first + 999, #HISTORY)))
   end
