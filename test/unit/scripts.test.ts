@@ -24,7 +24,7 @@ describe('script definitions', () => {
     assert.deepEqual(built, ['{unit}:stream', '{unit}:queue', '{unit}:parked:k', '{unit}:runs:k']);
   });
 
-  it('encode a claim as groups of key, generation, id and admission JSON', () => {
+  it('encode a claim as one JSON argument: key, generation, id and the admission rules', () => {
     const args = CLAIM.args(keys, {
       consumer: 'w1',
       now: 5,
@@ -36,44 +36,70 @@ describe('script definitions', () => {
         { key: 'b', generation: '1', id: '2-0', admission: [{ t: 'conc', k: 'c', m: 1, s: 9 }] },
       ],
     });
-    assert.deepEqual(args, [
-      '{unit}:',
-      'docket-workers',
-      'w1',
-      5,
-      900,
-      60,
-      4,
-      ...['a', '2', '1-0', ''],
-      ...['b', '1', '2-0', '[{"t":"conc","k":"c","m":1,"s":9}]'],
+    assert.deepEqual(args.slice(0, 7), ['{unit}:', 'docket-workers', 'w1', 5, 900, 60, 4]);
+    assert.equal(args.length, 8);
+    assert.deepEqual(JSON.parse(args[7] as string), [
+      ['a', '2', '1-0'],
+      ['b', '1', '2-0', [{ t: 'conc', k: 'c', m: 1, s: 9 }]],
     ]);
   });
 
-  it('encode an end as a group of 14 values (the stack last), and read the reply back', () => {
+  it('encode the ends as one JSON argument of strings, and read the JSON reply back', () => {
+    const end = {
+      key: 'k',
+      generation: '1',
+      id: '1-0',
+      outcome: 'completed' as const,
+      attempt: 1,
+      taskName: 't',
+      args: '[]',
+      admission: [],
+    };
     const input = {
       now: 7,
       executionTtl: 0,
       deadLetterTtl: 1_000,
       readAlong: { consumer: 'w1', count: 4 },
       ends: [
+        end,
         {
-          key: 'k',
-          generation: '1',
-          id: '1-0',
-          outcome: 'completed' as const,
-          attempt: 1,
-          taskName: 't',
-          args: '[]',
-          admission: [],
+          ...end,
+          key: 'lone \ud800 surrogate',
+          outcome: 'retry' as const,
+          retryWhen: 99,
+          error: 'E: x',
+          stack: 'at y',
+          admission: [{ t: 'conc' as const, k: 'c', m: 1, s: 9 }],
         },
       ],
     };
     const args = FINISH.args(keys, input);
-    assert.equal(args.length, 7 + 14);
+    assert.equal(args.length, 8);
     assert.deepEqual(args.slice(5, 7), ['w1', 4]);
-    assert.equal(args[7 + 13], '', 'no stack');
-    const reply = FINISH.decode([['ok'], [['3-0', ['key', 'x']]]], input);
+    const rows = JSON.parse(args[7] as string) as unknown[][];
+    // a completion's trailing empty values are left out; every value is a string
+    assert.deepEqual(rows[0], ['k', '1', '1-0', 'completed', '', '', '', '1', 't', '[]']);
+    assert.deepEqual(rows[1], [
+      'lone \ufffd surrogate',
+      '1',
+      '1-0',
+      'retry',
+      '',
+      'E: x',
+      '99',
+      '1',
+      't',
+      '[]',
+      [{ t: 'conc', k: 'c', m: 1, s: 9 }],
+      '',
+      '',
+      'at y',
+    ]);
+    assert.doesNotMatch(args[7] as string, /\\ud800/i, 'no lone surrogate escape for cjson');
+    const reply = FINISH.decode(JSON.stringify([['ok'], [['3-0', ['key', 'x']]]]), input);
     assert.deepEqual(reply, { statuses: ['ok'], read: [['3-0', ['key', 'x']]] });
+    // an empty Lua table encodes as {}
+    assert.deepEqual(FINISH.decode('[["ok"],{}]', input), { statuses: ['ok'], read: [] });
   });
 
   it('read schedule-many replies seven values each', () => {

@@ -9,8 +9,9 @@
   ARGV[4] now (epoch ms)     ARGV[5] executionTtl (ms; 0 = keep nothing)
   ARGV[6] dead-letter retention (ms)
   ARGV[7] most starts of one attempt (maxRedeliveries + 1)
-  ARGV[8..] groups of 4: task key, message generation, message id, admission
-    admission: '' or a JSON array of the task's admission rules (see includes/admission.lua)
+  ARGV[8] the messages: a JSON array with one array per message (one argument, not 4 per
+    message: see store/scripts/packed.ts): task key, message generation, message id and,
+    when the task has any, its admission rules (an array; see includes/admission.lua)
 
   A message with generation 0 whose key has no runs hash comes from a producer that writes
   only the stream (see the wire format): its runs hash is made from the message, and when its
@@ -41,9 +42,8 @@
 ]]
 local c = claim_context(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], KEYS[2])
 local out = {}
-for i = 8, #ARGV, 4 do
-  local admission = ARGV[i + 3]
-  out[#out + 1] = claim_one(c, ARGV[i], ARGV[i + 1], ARGV[i + 2], admission ~= '' and cjson.decode(admission) or {})
+for _, m in ipairs(cjson.decode(ARGV[8])) do
+  out[#out + 1] = claim_one(c, m[1], m[2], m[3], type(m[4]) == 'table' and m[4] or {})
 end
 events_flush(c.prefix)
 return out

@@ -12,9 +12,11 @@
   ARGV[1] key prefix         ARGV[2] consumer group   ARGV[3] now (epoch ms)
   ARGV[4] executionTtl (ms; 0 = keep nothing)         ARGV[5] dead-letter retention (ms)
   ARGV[6] consumer that reads along ('' = none)        ARGV[7] most new messages it reads
-  ARGV[8..] groups of 14: task key, message generation, message id, outcome, result, error,
-            retry when (epoch ms), attempt, task name, args, admission, next when, next args,
-            the error's stack ('' = none)
+  ARGV[8] the ends: a JSON array with one array of strings per end (a missing value is ''):
+            task key, message generation, message id, outcome, result, error, retry when
+            (epoch ms), attempt, task name, args, admission (the rules themselves, an array),
+            next when, next args, the error's stack
+            (one argument, not 14 per end: see store/scripts/packed.ts)
     outcome 'completed' | 'failed' | 'cancelled': the execution ends; result ('' = none) is
             stored under results:<key> and the error ('' = none) in the runs hash, both for
             executionTtl, or the runs hash is deleted when executionTtl is 0
@@ -46,10 +48,10 @@
   rank order (as XREADGROUP … '>' does; see includes/lanes.lua), so that a worker whose tasks
   ended gets its next ones in this call.
 
-  Returns { statuses, messages }: one status per group, 'ok', 'superseded', 'cancelled' (a
-  recorded cancel won) or 'error' (dead-lettered: its records are unreadable), and the messages
-  read along as XREADGROUP gives them ({ id, { field, value, … } } each, the id naming its
-  lane; none when the group is missing).
+  Returns, as one JSON text, [ statuses, messages ]: one status per end, 'ok', 'superseded',
+  'cancelled' (a recorded cancel won) or 'error' (dead-lettered: its records are unreadable),
+  and the messages read along as XREADGROUP gives them ([ id, [ field, value, … ] ] each, the
+  id naming its lane; none when the group is missing). An empty list encodes as {}.
 ]]
 local prefix, group, now, ttl, deadTtl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local TERMINAL = { completed = true, failed = true, cancelled = true }
@@ -112,8 +114,8 @@ end
 -- One end; returns its status.
 local function finish(key, generation, id, outcome, result, err, retryWhen, attempt, task, args, admission,
                       nextWhen, nextArgs, stack)
-  if admission ~= '' then
-    for _, r in ipairs(cjson.decode(admission)) do
+  if type(admission) == 'table' then
+    for _, r in ipairs(admission) do
       if r.t == 'conc' then release_slot(prefix, prefix .. r.k, r.m, key, now) end
     end
   end
@@ -174,11 +176,11 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
 end
 
 local out = {}
-for i = 8, #ARGV, 14 do
-  local key, id, task, args, attempt = ARGV[i], ARGV[i + 2], ARGV[i + 8], ARGV[i + 9], ARGV[i + 7]
+for _, e in ipairs(cjson.decode(ARGV[8])) do
+  local key, id, task, args, attempt = e[1] or '', e[3] or '', e[9] or '', e[10] or '', e[8] or '1'
   if id ~= '' then lane_drop_later(prefix, group, id) end
-  local ok, status = pcall(finish, key, ARGV[i + 1], id, ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6],
-    attempt, task, args, ARGV[i + 10], ARGV[i + 11], ARGV[i + 12], ARGV[i + 13])
+  local ok, status = pcall(finish, key, e[2] or '', id, e[4] or '', e[5] or '', e[6] or '', e[7] or '',
+    attempt, task, args, e[11], e[12] or '', e[13] or '', e[14] or '')
   if ok then
     out[#out + 1] = status
   else
@@ -194,4 +196,4 @@ local read = {}
 local want = tonumber(ARGV[7]) or 0
 if ARGV[6] ~= '' and want > 0 then read = lane_read(prefix, ARGV[6], want, lane_names(prefix)) end
 events_flush(prefix)
-return { out, read }
+return cjson.encode({ out, read })

@@ -1,6 +1,6 @@
-import { encodeAdmission } from '../admission.js';
 import type { ClaimOptions, ClaimRequest, ClaimStatus } from '../docket-store.js';
 import { CONSUMER_GROUP } from '../keys.js';
+import { packRows } from './packed.js';
 import { defineScript, type ScriptArg } from './script.js';
 
 /** claim-2.lua: decide for each delivered message whether it runs now. */
@@ -12,8 +12,17 @@ export const CLAIM = defineScript<
   keys: (k) => [k.stream, k.dead],
   args: (k, { consumer, now, executionTtl, deadLetterTtl, maxStarts, requests }) => {
     const args: ScriptArg[] = [k.prefix, CONSUMER_GROUP, consumer, now, executionTtl];
-    args.push(deadLetterTtl, maxStarts);
-    for (const r of requests) args.push(r.key, r.generation, r.id, encodeAdmission(r.admission));
+    args.push(
+      deadLetterTtl,
+      maxStarts,
+      packRows(
+        requests.map((r) =>
+          r.admission.length > 0
+            ? [r.key, r.generation, r.id, r.admission]
+            : [r.key, r.generation, r.id],
+        ),
+      ),
+    );
     return args;
   },
   decode: (reply) => reply as ClaimStatus[],

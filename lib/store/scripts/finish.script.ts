@@ -1,7 +1,33 @@
-import { encodeAdmission } from '../admission.js';
 import type { FinishResult, ReadAlong, StreamEntry, TaskEnd } from '../docket-store.js';
 import { CONSUMER_GROUP } from '../keys.js';
+import { packRows, trimmed } from './packed.js';
 import { defineScript, type ScriptArg } from './script.js';
+
+/** The values of one end, in the order finish-2.lua reads them. */
+function endRow(e: TaskEnd): (string | readonly unknown[])[] {
+  const row = trimmed([
+    e.key,
+    e.generation,
+    e.id,
+    e.outcome,
+    e.result ?? '',
+    e.error ?? '',
+    e.retryWhen === undefined ? '' : String(e.retryWhen),
+    String(e.attempt),
+    e.taskName,
+    e.args,
+    '',
+    e.nextWhen === undefined ? '' : String(e.nextWhen),
+    e.nextArgs ?? '',
+    e.stack ?? '',
+  ]) as (string | readonly unknown[])[];
+  // the admission rules go as they are (decoded by the same cjson call)
+  if (e.admission.length > 0) {
+    while (row.length < 10) row.push('');
+    row[10] = e.admission;
+  }
+  return row;
+}
 
 /** finish-2.lua: record how delivered messages ended, and read the next ones along. */
 export const FINISH = defineScript<
@@ -18,16 +44,18 @@ export const FINISH = defineScript<
   keys: (k) => [k.stream, k.dead],
   args: (k, { ends, now, executionTtl, deadLetterTtl, readAlong }) => {
     const args: ScriptArg[] = [k.prefix, CONSUMER_GROUP, now, executionTtl, deadLetterTtl];
-    args.push(readAlong?.consumer ?? '', readAlong?.count ?? 0);
-    for (const e of ends) {
-      args.push(e.key, e.generation, e.id, e.outcome, e.result ?? '', e.error ?? '');
-      args.push(e.retryWhen ?? 0, e.attempt, e.taskName, e.args, encodeAdmission(e.admission));
-      args.push(e.nextWhen ?? '', e.nextArgs ?? '', e.stack ?? '');
-    }
+    args.push(readAlong?.consumer ?? '', readAlong?.count ?? 0, packRows(ends.map(endRow)));
     return args;
   },
+  // one JSON text: { statuses, messages read along } (an empty Lua table encodes as {})
   decode: (reply) => {
-    const [statuses, read] = reply as [FinishResult['statuses'], StreamEntry[]];
-    return { statuses, read };
+    const [statuses, read] = JSON.parse(reply as string) as [
+      FinishResult['statuses'] | object,
+      StreamEntry[] | object,
+    ];
+    return {
+      statuses: Array.isArray(statuses) ? statuses : [],
+      read: Array.isArray(read) ? read : [],
+    };
   },
 });
