@@ -89,7 +89,7 @@ async function main(): Promise<void> {
       redis,
       sizes: sizes(options.quick),
       execArgv: (lib: Lib) =>
-        options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', `${options.cpuProf}/${lib}`] : [],
+        options.cpuProf ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', `${options.cpuProf}/${lib}`] : [],
     };
     const metrics = metricList(ctx.sizes);
     const byId = new Map(metrics.map((m) => [m.id, m]));
