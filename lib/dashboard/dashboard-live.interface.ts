@@ -1,4 +1,4 @@
-import type { DashboardCounts, DashboardSample } from './dashboard-views.interface.js';
+import type { DashboardCounts, DashboardSample, PausedView } from './dashboard-views.interface.js';
 
 /**
  * What `api/live` streams (server-sent events), one interface per event name. The stream
@@ -49,6 +49,8 @@ export interface LiveChanges {
 export interface LiveSample {
   sample: DashboardSample;
   counts: DashboardCounts;
+  /** What is paused (a pause has no event: the pages learn of it here). */
+  paused: PausedView;
 }
 
 /**

@@ -79,9 +79,9 @@ export class DashboardLive implements OnModuleDestroy {
   private start(): void {
     this.follow();
     this.stopSamples = this.sampler.onSample({
-      taken: (sample, counts) => {
+      taken: (sample, counts, paused) => {
         this.unavailable = null;
-        const data: LiveSample = { sample, counts };
+        const data: LiveSample = { sample, counts, paused };
         this.send({ type: 'sample', data });
       },
       skipped: (error) => {

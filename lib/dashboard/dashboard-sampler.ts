@@ -21,7 +21,7 @@ export interface SeenFailure {
 
 /** What `DashboardSampler.onSample` tells. */
 export interface SampleListener {
-  taken(sample: DashboardSample, counts: DashboardCounts): void;
+  taken(sample: DashboardSample, counts: DashboardCounts, paused: PausedView): void;
   /** The sample could not be read (Redis away). */
   skipped(error: unknown): void;
 }
@@ -117,7 +117,7 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
   private async tick(): Promise<void> {
     try {
       this.listen();
-      const counts = await this.counts();
+      const { counts, paused } = await this.read();
       const counted = this.listening;
       const sample: DashboardSample = {
         at: Date.now(),
@@ -131,7 +131,7 @@ export class DashboardSampler implements OnApplicationBootstrap, OnModuleDestroy
       this.samples.push(sample);
       this.completed = 0;
       this.failed = 0;
-      for (const listener of this.listeners) listener.taken(sample, counts);
+      for (const listener of this.listeners) listener.taken(sample, counts, paused);
     } catch (error) {
       this.logger.debug(`dashboard sample skipped: ${(error as Error).message}`);
       for (const listener of this.listeners) listener.skipped(error);

@@ -25,7 +25,7 @@ import {
   renderWorkers,
 } from './lists.js';
 import { LiveStream } from './live.js';
-import { loadOverview, paused, renderCounts } from './overview.js';
+import { loadOverview, paused, renderCounts, renderPaused } from './overview.js';
 import type { LiveChanges, LiveView } from '../../dashboard-live.interface.js';
 
 /**
@@ -176,8 +176,9 @@ const stream = new LiveStream({
   changes(message) {
     if (concerns(message)) soon();
   },
-  sample({ counts }) {
+  sample({ counts, paused }) {
     renderCounts(counts);
+    renderPaused({ counts, paused });
     if (view === 'overview' || view === 'workers') soon();
   },
   unavailable({ reason }) {

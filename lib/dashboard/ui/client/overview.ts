@@ -18,7 +18,8 @@ function count(name: string, value: number): void {
   if (node) node.textContent = value ? String(value) : '';
 }
 
-function renderPaused(data: OverviewView): void {
+/** The header's pause badge and toggle, and the banner (from the overview or a live sample). */
+export function renderPaused(data: { paused: PausedView; counts: { held: number } }): void {
   paused = data.paused;
   $('#docket-paused').hidden = !paused.docket;
   const toggle = $('#pause-docket');
