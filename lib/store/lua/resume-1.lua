@@ -20,7 +20,10 @@ if what ~= '' then redis.call('SREM', KEYS[1], what) end
 
 local paused = paused_set(prefix)
 local candidates, free = {}, {}
-for _, task in ipairs(redis.call('SMEMBERS', prefix .. 'held')) do
+local held = redis.call('SMEMBERS', prefix .. 'held')
+-- (a set has no order: sorted, so that ties resume alike on every server)
+table.sort(held)
+for _, task in ipairs(held) do
   if not is_paused(paused, task) then
     free[#free + 1] = task
     local got = redis.call('ZRANGE', prefix .. 'held:' .. task, 0, budget - 1, 'WITHSCORES')

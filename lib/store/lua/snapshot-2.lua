@@ -10,7 +10,8 @@
 
   Returns { row, row, … }: a row is { key, state, task, args, when, attempt, worker, startedAt,
   generation, { keys it still waits for } } read from runs:<key> and deps:<key> (a key is
-  listed once, also when it is both running and rescheduled).
+  listed once, also when it is both running and rescheduled), in the order of the places
+  above (waiting lines and held tasks by name).
 ]]
 local prefix, limit = ARGV[1], tonumber(ARGV[2])
 local keys, seen = {}, {}
@@ -27,10 +28,15 @@ for _, name in ipairs(lane_names(prefix)) do
 end
 for _, key in ipairs(redis.call('ZRANGE', KEYS[2], 0, limit - 1)) do add(key) end
 for _, key in ipairs(redis.call('ZRANGE', prefix .. 'waiting', 0, limit - 1)) do add(key) end
-for _, line in ipairs(redis.call('SMEMBERS', prefix .. 'lines')) do
+-- sets have no order (Redis' differs from server to server): names are read sorted
+local function sorted(list)
+  table.sort(list)
+  return list
+end
+for _, line in ipairs(sorted(redis.call('SMEMBERS', prefix .. 'lines'))) do
   for _, key in ipairs(redis.call('LRANGE', line, 0, limit - 1)) do add(key) end
 end
-for _, task in ipairs(redis.call('SMEMBERS', prefix .. 'held')) do
+for _, task in ipairs(sorted(redis.call('SMEMBERS', prefix .. 'held'))) do
   for _, key in ipairs(redis.call('ZRANGE', prefix .. 'held:' .. task, 0, limit - 1)) do add(key) end
 end
 local out = {}

@@ -17,6 +17,7 @@ for _, name in ipairs(names) do
   local seen = tonumber(redis.call('ZSCORE', KEYS[1], name) or '0')
   if seen >= since then
     local tasks = redis.call('SMEMBERS', prefix .. 'worker-tasks:' .. name)
+    table.sort(tasks)
     local about = redis.call('GET', prefix .. 'worker-info:' .. name) or ''
     out[#out + 1] = { name, tostring(seen), tasks, about }
   end
