@@ -193,6 +193,14 @@ export interface ClaimOptions {
   deadLetterTtl: number;
   /** Most starts of one attempt (`maxRedeliveries + 1`): one more is a poison message. */
   maxStarts: number;
+  /** Most new messages the worker reads along after the claims (none when absent or 0). */
+  readAlong?: number;
+}
+
+/** What `claim` answers: one status per request, and the messages read along. */
+export interface ClaimResult {
+  statuses: ClaimStatus[];
+  read: StreamEntry[];
 }
 
 /** A task a worker started: what identifies its execution and its message. */
@@ -297,7 +305,7 @@ export interface WorkerStore {
     consumer: string,
     requests: readonly ClaimRequest[],
     options: ClaimOptions,
-  ): Promise<ClaimStatus[]>;
+  ): Promise<ClaimResult>;
   finish(ends: readonly TaskEnd[], options: FinishOptions): Promise<FinishResult>;
   /** Renew leases; answers the keys of running tasks whose cancel flag is set. */
   renewLeases(renewal: LeaseRenewal): Promise<string[]>;

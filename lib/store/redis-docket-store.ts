@@ -5,7 +5,7 @@ import type {
   CancelResult,
   ClaimOptions,
   ClaimRequest,
-  ClaimStatus,
+  ClaimResult,
   DeadLetterRecord,
   DeliveryReader,
   Depths,
@@ -228,7 +228,7 @@ export class RedisDocketStore extends RedisStoreBase implements DocketStore {
     consumer: string,
     requests: readonly ClaimRequest[],
     options: ClaimOptions,
-  ): Promise<ClaimStatus[]> {
+  ): Promise<ClaimResult> {
     return this.run(CLAIM, { consumer, requests, ...options });
   }
 

@@ -14,11 +14,14 @@ export interface DeliveryLoopEnv {
   reader: DeliveryReader;
   dispatcher: Pick<Dispatcher, 'beginRead' | 'endRead' | 'idle'>;
   health: WorkerHealth;
+  /** Ends wait to be written by a call that reads along: that call reads, not the loop. */
+  readGoesAlong(): boolean;
 }
 
 /**
  * The delivery loop: reads as many messages as the worker has room for (a blocking read that
- * a freed slot, new work or shutdown ends at once), takes over messages whose worker stopped
+ * a freed slot, new work or shutdown ends at once), unless ends wait to be written (their call
+ * reads along, so a busy worker makes one call per batch, not two), takes over messages whose worker stopped
  * renewing them for `redeliveryTimeout`, and hands both to the dispatcher. Claims run beside
  * the loop, so the next read is on its way while a batch is claimed. It never dies from an
  * error: it logs, waits `reconnectionDelay` and goes on.
@@ -32,6 +35,8 @@ export class DeliveryLoop {
   private finishWaiters: (() => void)[] = [];
   private lastAutoclaim = 0;
   private autoclaimCursor = '0-0';
+  /** When the loop last took its own turn to read (it leaves reads to ends for a while). */
+  private lastTurn = 0;
 
   constructor(private readonly env: DeliveryLoopEnv) {}
 
@@ -50,6 +55,14 @@ export class DeliveryLoop {
     this.roomWaiter?.();
     this.env.reader.interrupt();
     await within(this.loop, this.env.minimumCheckInterval + 1_000);
+  }
+
+  /**
+   * The loop wants the read turn: a takeover of stalled messages is due, so claims and ends
+   * do not read along until it had its turn.
+   */
+  wantsTurn(): boolean {
+    return this.running && this.autoclaimDue();
   }
 
   /** A slot freed or a claim answered: a loop waiting for room looks again. */
@@ -98,12 +111,28 @@ export class DeliveryLoop {
   /** One turn: read as many messages as there is room for. */
   private async step(): Promise<void> {
     const { dispatcher, health } = this.env;
+    // The write of those ends calls `roomChanged` when it is done. A takeover of stalled
+    // messages that is due is not put off, and the loop still takes a turn of its own every
+    // `minimumCheckInterval` (a poll, and an outage met and reported by the loop itself).
+    const now = Date.now();
+    const left = this.lastTurn + this.env.minimumCheckInterval - now;
+    if (left > 0 && this.env.readGoesAlong() && !this.autoclaimDue(now)) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.roomWaiter = resolve;
+        timer = setTimeout(resolve, left);
+      });
+      clearTimeout(timer);
+      this.roomWaiter = undefined;
+      return;
+    }
     const room = dispatcher.beginRead();
     if (room <= 0) {
       await new Promise<void>((resolve) => (this.roomWaiter = resolve));
       this.roomWaiter = undefined;
       return;
     }
+    this.lastTurn = now;
     let entries: StreamEntry[] = [];
     let redelivered = false;
     try {
@@ -130,11 +159,16 @@ export class DeliveryLoop {
     }
   }
 
+  /** Whether it is time to look for messages whose worker stopped renewing them. */
+  private autoclaimDue(now = Date.now()): boolean {
+    return now - this.lastAutoclaim >= Math.min(this.env.redeliveryTimeout / 4, 30_000);
+  }
+
   /** Take over messages whose worker stopped renewing them for `redeliveryTimeout`. */
   private async autoclaim(count: number): Promise<StreamEntry[]> {
     const { redeliveryTimeout } = this.env;
     const now = Date.now();
-    if (now - this.lastAutoclaim < Math.min(redeliveryTimeout / 4, 30_000)) return [];
+    if (!this.autoclaimDue(now)) return [];
     this.lastAutoclaim = now;
     const { cursor, entries } = await this.env.store.autoclaim(
       this.env.consumer,

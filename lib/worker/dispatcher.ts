@@ -48,6 +48,10 @@ export interface DispatcherEnv {
   onRoom(): void;
   /** Messages that arrived after the tasks were handed back: hand them back too. */
   handBack(ids: string[]): void;
+  /** A claim read the stream along (a poll, as the delivery loop's read). */
+  polled(): void;
+  /** The delivery loop wants the read turn (a takeover of stalled messages is due). */
+  loopWantsTurn(): boolean;
 }
 
 interface Claimable {
@@ -118,6 +122,14 @@ export class Dispatcher {
    */
   beginRead(): number {
     return this.reading ? this.flow.beginRead() : 0;
+  }
+
+  /**
+   * Take the turn to read along with a claim or with ends: as `beginRead`, but none while the
+   * delivery loop wants the turn for a takeover of stalled messages.
+   */
+  beginReadAlong(): number {
+    return this.env.loopWantsTurn() ? 0 : this.beginRead();
   }
 
   /**
@@ -373,9 +385,12 @@ export class Dispatcher {
   private async claim(claimable: Claimable[], epoch: number, batch: boolean): Promise<void> {
     const slots = batch ? 1 : claimable.length;
     const now = Date.now();
+    // the claim reads the next messages along when the read turn is free (see FlowControl)
+    const readAlong = this.beginReadAlong();
     let statuses: string[];
+    let read: StreamEntry[];
     try {
-      statuses = await this.env.store.claim(
+      ({ statuses, read } = await this.env.store.claim(
         this.env.worker,
         claimable.map(({ message: m, admission }) => ({
           key: m.key,
@@ -388,9 +403,11 @@ export class Dispatcher {
           executionTtl: this.env.executionTtl,
           deadLetterTtl: this.env.deadLetterTtl,
           maxStarts: this.env.maxRedeliveries + 1,
+          readAlong,
         },
-      );
+      ));
     } catch (error) {
+      if (readAlong > 0) this.endRead([]);
       // The messages stay pending for this worker: redelivery takes them over.
       if (epoch === this.epoch) {
         this.flow.claimAnswered();
@@ -402,6 +419,23 @@ export class Dispatcher {
       this.logger.warn(`claiming ${claimable.length} task(s): ${(error as Error)?.message}`);
       return;
     }
+    // a read along is a poll of the stream, as the delivery loop's own read is
+    if (readAlong > 0) this.env.polled();
+    try {
+      this.claimed(claimable, statuses, { epoch, slots, batch, now });
+    } finally {
+      // held after the messages of this claim, which came first in the stream (and handed
+      // back when the tasks were handed back meanwhile)
+      if (readAlong > 0) this.endRead(read);
+    }
+  }
+
+  /** Start what a claim answered 'run' for, and count the rest. */
+  private claimed(
+    claimable: Claimable[],
+    statuses: string[],
+    { epoch, slots, batch, now }: { epoch: number; slots: number; batch: boolean; now: number },
+  ): void {
     // Abandoned meanwhile: the claimed messages are left to redelivery.
     if (epoch !== this.epoch) return;
     this.flow.claimAnswered();

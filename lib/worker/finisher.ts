@@ -26,6 +26,10 @@ export interface FinisherEnv {
   endRead(entries: StreamEntry[]): void;
   /** A Redis error met while writing (the write is tried again). */
   disrupted(error: unknown): void;
+  /** A write read the stream along (a poll, as the delivery loop's read). */
+  polled(): void;
+  /** A write ended (whether it read along or not). */
+  flushed(): void;
 }
 
 interface Queued {
@@ -59,6 +63,14 @@ export class Finisher {
         setImmediate(() => void this.flush());
       }
     });
+  }
+
+  /**
+   * Ends wait for the next write, which reads the worker's next messages along: the delivery
+   * loop leaves that read to it (one call instead of two).
+   */
+  get pending(): boolean {
+    return this.scheduled;
   }
 
   /** Ends still get written, but one that fails is no longer retried (redelivery takes over). */
@@ -101,10 +113,15 @@ export class Finisher {
       }
     }
     try {
-      if (reading) this.env.endRead(result.read);
+      if (reading) {
+        // (a write that failed gave its turn back with nothing read)
+        this.env.polled();
+        this.env.endRead(result.read);
+      }
     } finally {
       // whatever happened to the messages read, the ends are written: their tasks go on
       batch.forEach((b, i) => b.resolve(result.statuses[i]));
+      this.env.flushed();
     }
   }
 

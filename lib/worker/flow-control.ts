@@ -37,8 +37,9 @@ export class FlowControl {
   /** Average time a handler held its slot (ms), -1 before the first one ended. */
   private handlerMs = -1;
   /**
-   * A read is in flight (the loop's own, or one along with an end): no second one starts, so
-   * that messages are held, claimed and started in the order the stream gave them.
+   * A read is in flight (the loop's own, or one along with a claim or with ends): no second
+   * one starts, so that messages are held, claimed and started in the order the stream gave
+   * them.
    */
   private readInFlight = false;
   /**

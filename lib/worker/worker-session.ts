@@ -77,9 +77,12 @@ export class WorkerSession {
       executionTtl: options.executionTtl,
       deadLetterTtl: options.deadLetterTtl,
       reconnectionDelay: worker.reconnectionDelay,
-      beginRead: () => this.dispatcher.beginRead(),
+      beginRead: () => this.dispatcher.beginReadAlong(),
       endRead: (entries) => this.dispatcher.endRead(entries),
+      // a read along with ends is a poll of the stream, as the loop's own read is
+      polled: () => health.polled(),
       disrupted,
+      flushed: () => this.loop.roomChanged(),
     });
     this.dispatcher = new Dispatcher({
       worker: worker.name,
@@ -111,6 +114,8 @@ export class WorkerSession {
         void store.release(worker.name, ids, [], Date.now()).catch((error: unknown) => {
           health.disrupted(error);
         }),
+      polled: () => health.polled(),
+      loopWantsTurn: () => this.loop.wantsTurn(),
     });
     this.loop = new DeliveryLoop({
       consumer: worker.name,
@@ -121,6 +126,7 @@ export class WorkerSession {
       reader: this.reader,
       dispatcher: this.dispatcher,
       health,
+      readGoesAlong: () => this.finisher.pending,
     });
     const cancels = new CancelListener(store, (key) => this.dispatcher.cancel(key));
     const heartbeat = new Heartbeat({

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import type { AdmissionRule } from '../../lib/store/admission.js';
+import type { ClaimResult } from '../../lib/store/docket-store.js';
 import { MemoryClient } from '../../lib/store/memory/memory-client.js';
 import { CONSUMER_GROUP, DocketKeys } from '../../lib/store/keys.js';
 import { CANCEL, CLEAR } from '../../lib/store/scripts/cancel.script.js';
@@ -196,24 +197,30 @@ async function runSequence(seed: number, steps: number): Promise<void> {
       };
     });
     const executionTtl = pick([0, 600_000]);
-    const [statuses] = (await both(`claim ${messages.map((x) => x.key).join(',')}`, (_c, side) =>
-      script(side, CLAIM, {
-        consumer: 'w',
-        now,
-        executionTtl,
-        deadLetterTtl: 600_000,
-        maxStarts: 2,
-        requests: messages.map((x) => ({
-          key: x.key,
-          generation: x.generation,
-          id: x.ids[side],
-          admission: x.admission,
-        })),
-      }),
-    )) as [string[], string[]];
+    // the worker reads its next messages in the same call, some of the time
+    const readAlong = pick([0, 0, 2]);
+    const [{ statuses, read }, { read: readToo }] = (await both(
+      `claim ${messages.map((x) => x.key).join(',')}${readAlong ? ' +read' : ''}`,
+      (_c, side) =>
+        script(side, CLAIM, {
+          consumer: 'w',
+          now,
+          executionTtl,
+          deadLetterTtl: 600_000,
+          maxStarts: 2,
+          readAlong,
+          requests: messages.map((x) => ({
+            key: x.key,
+            generation: x.generation,
+            id: x.ids[side],
+            admission: x.admission,
+          })),
+        }),
+    )) as [ClaimResult, ClaimResult];
     messages.forEach((message, i) => {
       if (statuses[i] === 'run') held.push(message);
     });
+    await claimRead([read as [string, string[]][], readToo as [string, string[]][]]);
   };
   const request = (key: string, when: number, mode: 'add' | 'replace') => ({
     key,

@@ -37,7 +37,8 @@ describe('script definitions', () => {
       ],
     });
     assert.deepEqual(args.slice(0, 7), ['{unit}:', 'docket-workers', 'w1', 5, 900, 60, 4]);
-    assert.equal(args.length, 8);
+    assert.equal(args.length, 9);
+    assert.equal(args[8], 0, 'reads nothing along unless asked');
     assert.deepEqual(JSON.parse(args[7] as string), [
       ['a', '2', '1-0'],
       ['b', '1', '2-0', [{ t: 'conc', k: 'c', m: 1, s: 9 }]],

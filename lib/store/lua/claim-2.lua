@@ -12,6 +12,7 @@
   ARGV[8] the messages: a JSON array with one array per message (one argument, not 4 per
     message: see store/scripts/packed.ts): task key, message generation, message id and,
     when the task has any, its admission rules (an array; see includes/admission.lua)
+  ARGV[9] most new messages the worker (ARGV[3], its consumer name) reads along ('0' = none)
 
   A message with generation 0 whose key has no runs hash comes from a producer that writes
   only the stream (see the wire format): its runs hash is made from the message, and when its
@@ -22,7 +23,12 @@
   again); an attempt that already started ARGV[7] times without an end was taken down with
   its worker each time: it is not started again.
 
-  Returns one status per group:
+  After the claims, the worker reads up to ARGV[9] new messages of the lanes in rank order (as
+  finish-2.lua does), so that the messages for the slots after these are on their way in this
+  call.
+
+  Returns, as one JSON text, [ statuses, messages read along ] (an empty list encodes as {}),
+  one status per message:
     'run'        the runs hash says running (worker, startedAt); 'running' is published
     'superseded' the key was rescheduled, replaced or cleared since this message was written;
                  the message is acknowledged and deleted, the runs hash untouched (a
@@ -45,5 +51,8 @@ local out = {}
 for _, m in ipairs(cjson.decode(ARGV[8])) do
   out[#out + 1] = claim_one(c, m[1], m[2], m[3], type(m[4]) == 'table' and m[4] or {})
 end
+local read = {}
+local want = tonumber(ARGV[9]) or 0
+if want > 0 then read = lane_read(c.prefix, ARGV[3], want, lane_names(c.prefix)) end
 events_flush(c.prefix)
-return out
+return cjson.encode({ out, read })

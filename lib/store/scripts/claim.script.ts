@@ -1,16 +1,16 @@
-import type { ClaimOptions, ClaimRequest, ClaimStatus } from '../docket-store.js';
+import type { ClaimOptions, ClaimRequest, ClaimResult, ClaimStatus } from '../docket-store.js';
 import { CONSUMER_GROUP } from '../keys.js';
-import { packRows } from './packed.js';
+import { packRows, unpackStatusesAndRead } from './packed.js';
 import { defineScript, type ScriptArg } from './script.js';
 
-/** claim-2.lua: decide for each delivered message whether it runs now. */
+/** claim-2.lua: decide for each delivered message whether it runs now; read the next along. */
 export const CLAIM = defineScript<
   { consumer: string; requests: readonly ClaimRequest[] } & ClaimOptions,
-  ClaimStatus[]
+  ClaimResult
 >({
   file: 'claim-2',
   keys: (k) => [k.stream, k.dead],
-  args: (k, { consumer, now, executionTtl, deadLetterTtl, maxStarts, requests }) => {
+  args: (k, { consumer, now, executionTtl, deadLetterTtl, maxStarts, requests, readAlong }) => {
     const args: ScriptArg[] = [k.prefix, CONSUMER_GROUP, consumer, now, executionTtl];
     args.push(
       deadLetterTtl,
@@ -22,8 +22,9 @@ export const CLAIM = defineScript<
             : [r.key, r.generation, r.id],
         ),
       ),
+      readAlong ?? 0,
     );
     return args;
   },
-  decode: (reply) => reply as ClaimStatus[],
+  decode: (reply) => unpackStatusesAndRead<ClaimStatus>(reply),
 });

@@ -1,6 +1,6 @@
-import type { FinishResult, ReadAlong, StreamEntry, TaskEnd } from '../docket-store.js';
+import type { EndStatus, FinishResult, ReadAlong, TaskEnd } from '../docket-store.js';
 import { CONSUMER_GROUP } from '../keys.js';
-import { packRows, trimmed } from './packed.js';
+import { packRows, trimmed, unpackStatusesAndRead } from './packed.js';
 import { defineScript, type ScriptArg } from './script.js';
 
 /** The values of one end, in the order finish-2.lua reads them. */
@@ -47,15 +47,5 @@ export const FINISH = defineScript<
     args.push(readAlong?.consumer ?? '', readAlong?.count ?? 0, packRows(ends.map(endRow)));
     return args;
   },
-  // one JSON text: { statuses, messages read along } (an empty Lua table encodes as {})
-  decode: (reply) => {
-    const [statuses, read] = JSON.parse(reply as string) as [
-      FinishResult['statuses'] | object,
-      StreamEntry[] | object,
-    ];
-    return {
-      statuses: Array.isArray(statuses) ? statuses : [],
-      read: Array.isArray(read) ? read : [],
-    };
-  },
+  decode: (reply) => unpackStatusesAndRead<EndStatus>(reply),
 });

@@ -1,3 +1,5 @@
+import type { StreamEntry } from '../docket-store.js';
+
 /**
  * One ARGV value that carries many: the hot scripts (claim, finish) take their per-message
  * groups as one JSON array of arrays of strings, which their Lua reads with `cjson.decode`.
@@ -30,4 +32,16 @@ export function trimmed(row: string[]): string[] {
   while (end > 0 && row[end - 1] === '') end--;
   row.length = end;
   return row;
+}
+
+/**
+ * The reply of a script that answers one JSON text `[statuses, messages read along]` (claim,
+ * finish); an empty Lua table encodes as `{}`.
+ */
+export function unpackStatusesAndRead<S>(reply: unknown): { statuses: S[]; read: StreamEntry[] } {
+  const [statuses, read] = JSON.parse(reply as string) as [S[] | object, StreamEntry[] | object];
+  return {
+    statuses: Array.isArray(statuses) ? statuses : [],
+    read: Array.isArray(read) ? read : [],
+  };
 }
