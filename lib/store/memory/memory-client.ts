@@ -1,6 +1,13 @@
 import { EventEmitter } from 'node:events';
 import type { CommandArg, RedisCommands } from '../redis-commands.js';
-import { memoryServer, type Arg, type MemoryServer, type Reply } from './memory-server.js';
+import {
+  loadLua,
+  memoryServer,
+  whenLuaLoaded,
+  type Arg,
+  type MemoryServer,
+  type Reply,
+} from './memory-server.js';
 
 /** Commands a client offers as methods (the ones the engine, its CLI and its tests issue). */
 const COMMAND_METHODS = [
@@ -96,16 +103,17 @@ class MemoryPipeline {
     if (this.client.status !== 'ready') {
       return Promise.reject(new Error('Connection is closed.'));
     }
-    const outcomes = this.queued.map(([name, args]): Outcome => {
-      try {
-        if (name === 'call')
-          return [null, this.client.execute(String(args[0]), args.slice(1), true)];
-        return [null, this.client.execute(name, args)];
-      } catch (error) {
-        return [error as Error, null];
-      }
-    });
-    return Promise.resolve(outcomes);
+    return whenLuaLoaded(() =>
+      this.queued.map(([name, args]): Outcome => {
+        try {
+          if (name === 'call')
+            return [null, this.client.execute(String(args[0]), args.slice(1), true)];
+          return [null, this.client.execute(name, args)];
+        } catch (error) {
+          return [error as Error, null];
+        }
+      }),
+    );
   }
 }
 
@@ -126,6 +134,8 @@ export class MemoryClient extends EventEmitter implements RedisCommands {
 
   constructor(target: string | MemoryServer) {
     super();
+    // the Lua VM loads while the caller sets up; commands before it is ready wait for it
+    loadLua().catch(() => undefined);
     this.server = typeof target === 'string' ? memoryServer(target) : target;
     this.clientId = this.server.connect({
       unblock: () => {
@@ -259,7 +269,7 @@ export class MemoryClient extends EventEmitter implements RedisCommands {
   private async blockingRead(command: 'XREAD' | 'XREADGROUP', raw: Arg[]): Promise<Reply> {
     const args = raw.flat().map(String);
     this.ensureOpen();
-    const first = this.server.call(command, ...args);
+    const first = await whenLuaLoaded(() => this.server.call(command, ...args));
     const block = args.findIndex((word) => word.toUpperCase() === 'BLOCK');
     if (first !== null || block < 0) return first;
     const ms = Number(args[block + 1]);
@@ -306,7 +316,7 @@ export class MemoryClient extends EventEmitter implements RedisCommands {
     if (command.toUpperCase() === 'CLIENT') return this.client(String(args[0]), ...args.slice(1));
     let reply: unknown;
     try {
-      reply = this.execute(command, args.flat() as Arg[], true);
+      reply = await whenLuaLoaded(() => this.execute(command, args.flat() as Arg[], true));
     } finally {
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -335,11 +345,7 @@ export class MemoryClient extends EventEmitter implements RedisCommands {
 for (const name of COMMAND_METHODS) {
   Object.defineProperty(MemoryClient.prototype, name, {
     value(this: MemoryClient, ...args: unknown[]) {
-      try {
-        return Promise.resolve(this.execute(name, args.flat() as Arg[]));
-      } catch (error) {
-        return Promise.reject(error as Error);
-      }
+      return whenLuaLoaded(() => this.execute(name, args.flat() as Arg[]));
     },
     writable: true,
     configurable: true,

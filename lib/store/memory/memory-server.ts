@@ -1,4 +1,4 @@
-import { sharedLua } from './memory-lua.js';
+import type { MemoryLua } from './memory-lua.js';
 import { parseScoreBound, SortedSet } from './sorted-set.js';
 import {
   compareIds,
@@ -9,6 +9,48 @@ import {
   rangeStart,
   type StreamId,
 } from './memory-stream.js';
+
+/**
+ * The Lua VM (fengari) is loaded on the first memory:// client, not with the package: a process
+ * that only talks to Redis never loads it (about 11 MiB of resident memory).
+ */
+let lua: MemoryLua | undefined;
+let loading: Promise<void> | undefined;
+/** Commands waiting for the VM: later ones wait behind them, so that order holds. */
+let waiting = 0;
+
+/** Load the Lua VM once (every memory:// server of the process shares it). */
+export function loadLua(): Promise<void> {
+  return (loading ??= import('./memory-lua.js').then((m) => {
+    lua = m.sharedLua();
+  }));
+}
+
+/**
+ * Run `command` once the Lua VM is loaded: at once (in this turn) when it is and nothing waits
+ * for it, else after every command that waits, in the order they came.
+ */
+export function whenLuaLoaded<T>(command: () => T): Promise<T> {
+  if (lua && waiting === 0) {
+    try {
+      return Promise.resolve(command());
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+  waiting++;
+  const run = loadLua().then(command);
+  const done = () => {
+    waiting--;
+  };
+  run.then(done, done);
+  return run;
+}
+
+function vm(): MemoryLua {
+  if (!lua) throw new Error('ERR the memory:// Lua VM is not loaded yet (use a MemoryClient)');
+  return lua;
+}
 
 /** A reply as Redis gives it: nil, an integer, a bulk string or an array of replies. */
 export type Reply = null | number | string | Reply[];
@@ -125,7 +167,7 @@ export class MemoryServer {
   /** Connected clients by id, for CLIENT UNBLOCK. */
   private readonly clients = new Map<number, { unblock(): boolean }>();
 
-  /** The scripts loaded on this server (compiled once per process, see `sharedLua`). */
+  /** The scripts loaded on this server (compiled once per process, see `loadLua`). */
   private readonly scripts = new Set<string>();
 
   constructor(readonly id: string) {}
@@ -139,13 +181,13 @@ export class MemoryServer {
     }
     const sha = byText ? this.load(script) : script.toLowerCase();
     if (!this.scripts.has(sha)) throw new Error('NOSCRIPT No matching script. Please use EVAL.');
-    return sharedLua().call(sha, rest.slice(0, numberOfKeys), rest.slice(numberOfKeys), (c, a) =>
+    return vm().call(sha, rest.slice(0, numberOfKeys), rest.slice(numberOfKeys), (c, a) =>
       this.call(c, ...a),
     );
   }
 
   private load(body: string): string {
-    const sha = sharedLua().load(body);
+    const sha = vm().load(body);
     this.scripts.add(sha);
     return sha;
   }

@@ -63,6 +63,38 @@ describe('memory:// backend', () => {
     assert.match(output, /^done \d+/);
   });
 
+  it('loads its Lua VM only when a memory:// client is made, not with the package', async () => {
+    // the published build (CommonJS): what require() keeps in its cache says what was loaded
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
+    const probe = `
+      require('reflect-metadata');
+      const { Module } = require('@nestjs/common');
+      const { NestFactory } = require('@nestjs/core');
+      const docket = require('./dist/index.js');
+      const loaded = () => Object.keys(require.cache).some((file) => file.includes('fengari'));
+      const before = loaded();
+      const options = { name: 'lazy', url: 'memory://lazy-lua', worker: false };
+      class App {}
+      Module({ imports: [docket.DocketModule.forRoot(options)] })(App);
+      (async () => {
+        const app = await NestFactory.createApplicationContext(App, { logger: false });
+        await app.get(docket.DocketClient).add('anything')();
+        const after = loaded();
+        await app.close();
+        console.log(JSON.stringify({ before, after }));
+      })();
+    `;
+    const child = spawn(process.execPath, ['-e', probe], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    assert.equal(code, 0, output);
+    assert.deepEqual(JSON.parse(output), { before: false, after: true });
+  });
+
   it('dockets of one URL share their data; other URLs are separate', async (t) => {
     const url = memoryUrl();
     const producer = await createDocket([Work], { url, name: 'shared', worker: false });
