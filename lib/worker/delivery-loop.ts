@@ -58,11 +58,12 @@ export class DeliveryLoop {
   }
 
   /**
-   * The loop wants the read turn: a takeover of stalled messages is due, so claims and ends
-   * do not read along until it had its turn.
+   * The loop wants the read turn: it has not had one for `minimumCheckInterval` (a poll of its
+   * own, which also takes over stalled messages when that is due), so claims and ends do not
+   * read along until it had its turn.
    */
   wantsTurn(): boolean {
-    return this.running && this.autoclaimDue();
+    return this.running && Date.now() - this.lastTurn >= this.env.minimumCheckInterval;
   }
 
   /** A slot freed or a claim answered: a loop waiting for room looks again. */
@@ -111,12 +112,12 @@ export class DeliveryLoop {
   /** One turn: read as many messages as there is room for. */
   private async step(): Promise<void> {
     const { dispatcher, health } = this.env;
-    // The write of those ends calls `roomChanged` when it is done. A takeover of stalled
-    // messages that is due is not put off, and the loop still takes a turn of its own every
-    // `minimumCheckInterval` (a poll, and an outage met and reported by the loop itself).
+    // The write of those ends calls `roomChanged` when it is done. The loop still takes a turn
+    // of its own every `minimumCheckInterval`: a poll, a takeover of stalled messages when
+    // that is due, and an outage met and reported by the loop itself.
     const now = Date.now();
     const left = this.lastTurn + this.env.minimumCheckInterval - now;
-    if (left > 0 && this.env.readGoesAlong() && !this.autoclaimDue(now)) {
+    if (left > 0 && this.env.readGoesAlong()) {
       let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         this.roomWaiter = resolve;
