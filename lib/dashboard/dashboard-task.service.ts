@@ -138,7 +138,7 @@ export class DashboardTaskService {
   }
 
   private async deadLetter(key: string): Promise<DeadLetterDetailView | null> {
-    const letter = (await this.docket.client.deadLetters()).findLast((d) => d.key === key);
+    const letter = await this.docket.deadLetters.newestOf(key);
     return letter
       ? {
           error: letter.error,

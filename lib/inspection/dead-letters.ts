@@ -145,6 +145,24 @@ export class DeadLetters {
     return { total, letters: page.map(entryOf) };
   }
 
+  /**
+   * The newest dead letter of `key`, or null when it has none: read newest first, in pieces of
+   * 1 000 (a short command each), stopping at the first letter of the key, so that the letter
+   * of a recent failure is found in the first piece.
+   */
+  async newestOf(key: string): Promise<DeadLetterEntry | null> {
+    if (typeof key !== 'string') {
+      throw new TypeError(`newestOf: the key must be text, got ${typeof key}`);
+    }
+    for (let before: string | null = null; ;) {
+      const piece = await this.store.deadLettersBefore(before, PIECE);
+      const letter = piece.find((record) => record.key === key);
+      if (letter) return entryOf(letter);
+      if (piece.length < PIECE) return null;
+      before = piece[piece.length - 1].id;
+    }
+  }
+
   /** The id of the newest dead letter, or null when there is none. */
   newestId(): Promise<string | null> {
     return this.store.newestDeadLetterId();

@@ -121,11 +121,20 @@ describe('dead letters in pages', () => {
       [searched.total, searched.letters.map((letter) => letter.key)],
       [111, found.slice(100).map((letter) => letter.key)],
     );
+    // the newest letter of one key, found past the first piece, and the newest of two
+    await addLetters(docket.name, [
+      { key: 'many-3', task: 'emails.send', args: '[9]', error: 'E: again' },
+    ]);
+    assert.deepEqual((await letters.newestOf('many-3'))?.error, 'E: again');
+    assert.deepEqual((await letters.newestOf('many-7'))?.args, [7]);
+    assert.equal(await letters.newestOf('many-2500'), null);
+    await assert.rejects(letters.newestOf(3 as unknown as string), TypeError);
+    many.push({ key: 'many-3', task: 'emails.send', args: '[9]', error: 'E: again' });
     const byTask = await letters.newest(1_990, 20, { task: 'emails.send' });
     assert.deepEqual(
       [byTask.total, byTask.letters.map((letter) => letter.key)],
       [
-        2_500,
+        2_501,
         [...many]
           .reverse()
           .slice(1_990, 2_010)
