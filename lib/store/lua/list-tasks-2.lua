@@ -1,6 +1,7 @@
 #!lua flags=no-writes
 --- @include "lanes"
 --- @include "dependency-forget"
+--- @include "members"
 --[[
   list-tasks: one page of the live executions (running, queued, scheduled) that pass a filter,
   and how many pass it.
@@ -95,11 +96,6 @@ local function lane_slice(lane, from, n, skip, passing, skipped)
   return keys
 end
 
-local function sorted(list)
-  table.sort(list)
-  return list
-end
-
 if task == '' and q == '' then
   -- { how many the place lists, function(from, n) → the keys [from, from + n) of the place }
   local places = {}
@@ -125,12 +121,12 @@ if task == '' and q == '' then
     end
   end
   if states.queued then
-    for _, line in ipairs(sorted(redis.call('SMEMBERS', prefix .. 'lines'))) do
+    for _, line in ipairs(members_sorted(prefix .. 'lines')) do
       places[#places + 1] = { redis.call('LLEN', line), function(from, n)
         return redis.call('LRANGE', line, from, from + n - 1)
       end }
     end
-    for _, held in ipairs(sorted(redis.call('SMEMBERS', prefix .. 'held'))) do
+    for _, held in ipairs(members_sorted(prefix .. 'held')) do
       local zset = prefix .. 'held:' .. held
       places[#places + 1] = { redis.call('ZCARD', zset), function(from, n)
         return redis.call('ZRANGE', zset, from, from + n - 1)
@@ -261,8 +257,8 @@ local function zset_range(zset, from, to) return redis.call('ZRANGE', zset, from
 
 local stop
 if states.queued then
-  stop = ranked(2, sorted(redis.call('SMEMBERS', prefix .. 'lines')), QUEUED, list_range)
-    or ranked(3, sorted(redis.call('SMEMBERS', prefix .. 'held')), QUEUED, held_range)
+  stop = ranked(2, members_sorted(prefix .. 'lines'), QUEUED, list_range)
+    or ranked(3, members_sorted(prefix .. 'held'), QUEUED, held_range)
   if stop then return stop end
 end
 if states.scheduled then

@@ -1,6 +1,7 @@
 #!lua flags=allow-oom
 --- @include "lanes"
 --- @include "pause"
+--- @include "members"
 --[[
   resume: lift a pause and put held work back, in its order, ahead of what came after it.
 
@@ -20,10 +21,7 @@ if what ~= '' then redis.call('SREM', KEYS[1], what) end
 
 local paused = paused_set(prefix)
 local candidates, free = {}, {}
-local held = redis.call('SMEMBERS', prefix .. 'held')
--- (a set has no order: sorted, so that ties resume alike on every server)
-table.sort(held)
-for _, task in ipairs(held) do
+for _, task in ipairs(members_sorted(prefix .. 'held')) do
   if not is_paused(paused, task) then
     free[#free + 1] = task
     local got = redis.call('ZRANGE', prefix .. 'held:' .. task, 0, budget - 1, 'WITHSCORES')

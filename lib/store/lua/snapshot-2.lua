@@ -1,6 +1,7 @@
 #!lua flags=no-writes
 --- @include "lanes"
 --- @include "dependency-forget"
+--- @include "members"
 --[[
   snapshot: the executions of the lanes, the queue, the executions waiting for their
   dependencies, the concurrency waiting lines and the work held while paused.
@@ -28,15 +29,10 @@ for _, name in ipairs(lane_names(prefix)) do
 end
 for _, key in ipairs(redis.call('ZRANGE', KEYS[2], 0, limit - 1)) do add(key) end
 for _, key in ipairs(redis.call('ZRANGE', prefix .. 'waiting', 0, limit - 1)) do add(key) end
--- sets have no order (Redis' differs from server to server): names are read sorted
-local function sorted(list)
-  table.sort(list)
-  return list
-end
-for _, line in ipairs(sorted(redis.call('SMEMBERS', prefix .. 'lines'))) do
+for _, line in ipairs(members_sorted(prefix .. 'lines')) do
   for _, key in ipairs(redis.call('LRANGE', line, 0, limit - 1)) do add(key) end
 end
-for _, task in ipairs(sorted(redis.call('SMEMBERS', prefix .. 'held'))) do
+for _, task in ipairs(members_sorted(prefix .. 'held')) do
   for _, key in ipairs(redis.call('ZRANGE', prefix .. 'held:' .. task, 0, limit - 1)) do add(key) end
 end
 local out = {}

@@ -1,4 +1,5 @@
 #!lua flags=no-writes
+--- @include "members"
 --[[
   workers: the live workers of the docket, or of one task.
 
@@ -16,8 +17,7 @@ local out = {}
 for _, name in ipairs(names) do
   local seen = tonumber(redis.call('ZSCORE', KEYS[1], name) or '0')
   if seen >= since then
-    local tasks = redis.call('SMEMBERS', prefix .. 'worker-tasks:' .. name)
-    table.sort(tasks)
+    local tasks = members_sorted(prefix .. 'worker-tasks:' .. name)
     local about = redis.call('GET', prefix .. 'worker-info:' .. name) or ''
     out[#out + 1] = { name, tostring(seen), tasks, about }
   end
