@@ -132,15 +132,12 @@ export class DeadLetters {
     const passes = searchOf(task, search, filter.arguments ?? true);
     const page: DeadLetterRecord[] = [];
     let total = 0;
-    for (let before: string | null = null; ;) {
-      const piece = await this.store.deadLettersBefore(before, PIECE);
+    for await (const piece of this.newestFirst()) {
       for (const letter of piece) {
         if (!passes(letter)) continue;
         total++;
         if (total > offset && page.length < limit) page.push(letter);
       }
-      if (piece.length < PIECE) break;
-      before = piece[piece.length - 1].id;
     }
     return { total, letters: page.map(entryOf) };
   }
@@ -154,11 +151,19 @@ export class DeadLetters {
     if (typeof key !== 'string') {
       throw new TypeError(`newestOf: the key must be text, got ${typeof key}`);
     }
-    for (let before: string | null = null; ;) {
-      const piece = await this.store.deadLettersBefore(before, PIECE);
+    for await (const piece of this.newestFirst()) {
       const letter = piece.find((record) => record.key === key);
       if (letter) return entryOf(letter);
-      if (piece.length < PIECE) return null;
+    }
+    return null;
+  }
+
+  /** Every dead letter, newest first, in pieces of PIECE (a short command each). */
+  private async *newestFirst(): AsyncGenerator<DeadLetterRecord[]> {
+    for (let before: string | null = null; ;) {
+      const piece = await this.store.deadLettersBefore(before, PIECE);
+      yield piece;
+      if (piece.length < PIECE) return;
       before = piece[piece.length - 1].id;
     }
   }
