@@ -21,8 +21,8 @@ export interface DeliveryLoopEnv {
 /**
  * The delivery loop: reads as many messages as the worker has room for (a blocking read that
  * a freed slot, new work or shutdown ends at once), unless ends wait to be written (their call
- * reads along, so a busy worker makes one call per batch, not two), takes over messages whose worker stopped
- * renewing them for `redeliveryTimeout`, and hands both to the dispatcher. Claims run beside
+ * reads along instead, so a busy worker saves a call per batch), takes over messages whose
+ * worker stopped renewing them for `redeliveryTimeout`, and hands both to the dispatcher. Claims run beside
  * the loop, so the next read is on its way while a batch is claimed. It never dies from an
  * error: it logs, waits `reconnectionDelay` and goes on.
  */
@@ -160,16 +160,11 @@ export class DeliveryLoop {
     }
   }
 
-  /** Whether it is time to look for messages whose worker stopped renewing them. */
-  private autoclaimDue(now = Date.now()): boolean {
-    return now - this.lastAutoclaim >= Math.min(this.env.redeliveryTimeout / 4, 30_000);
-  }
-
   /** Take over messages whose worker stopped renewing them for `redeliveryTimeout`. */
   private async autoclaim(count: number): Promise<StreamEntry[]> {
     const { redeliveryTimeout } = this.env;
     const now = Date.now();
-    if (!this.autoclaimDue(now)) return [];
+    if (now - this.lastAutoclaim < Math.min(redeliveryTimeout / 4, 30_000)) return [];
     this.lastAutoclaim = now;
     const { cursor, entries } = await this.env.store.autoclaim(
       this.env.consumer,

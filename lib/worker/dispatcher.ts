@@ -50,7 +50,7 @@ export interface DispatcherEnv {
   handBack(ids: string[]): void;
   /** A claim read the stream along (a poll, as the delivery loop's read). */
   polled(): void;
-  /** The delivery loop wants the read turn (a takeover of stalled messages is due). */
+  /** The delivery loop wants the read turn (it had none of its own for a while). */
   loopWantsTurn(): boolean;
 }
 
@@ -126,7 +126,7 @@ export class Dispatcher {
 
   /**
    * Take the turn to read along with a claim or with ends: as `beginRead`, but none while the
-   * delivery loop wants the turn for a takeover of stalled messages.
+   * delivery loop wants the turn (see `DeliveryLoop.wantsTurn`).
    */
   beginReadAlong(): number {
     return this.env.loopWantsTurn() ? 0 : this.beginRead();

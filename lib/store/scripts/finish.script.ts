@@ -1,11 +1,12 @@
+import type { AdmissionRule } from '../admission.js';
 import type { EndStatus, FinishResult, ReadAlong, TaskEnd } from '../docket-store.js';
 import { CONSUMER_GROUP } from '../keys.js';
 import { packRows, trimmed, unpackStatusesAndRead } from './packed.js';
 import { defineScript, type ScriptArg } from './script.js';
 
-/** The values of one end, in the order finish-2.lua reads them. */
-function endRow(e: TaskEnd): (string | readonly unknown[])[] {
-  const row = trimmed([
+/** The values of one end, in the order finish-2.lua reads them (the rules as they are). */
+function endRow(e: TaskEnd): (string | readonly AdmissionRule[])[] {
+  return trimmed([
     e.key,
     e.generation,
     e.id,
@@ -16,17 +17,11 @@ function endRow(e: TaskEnd): (string | readonly unknown[])[] {
     String(e.attempt),
     e.taskName,
     e.args,
-    '',
+    e.admission.length > 0 ? e.admission : '',
     e.nextWhen === undefined ? '' : String(e.nextWhen),
     e.nextArgs ?? '',
     e.stack ?? '',
-  ]) as (string | readonly unknown[])[];
-  // the admission rules go as they are (decoded by the same cjson call)
-  if (e.admission.length > 0) {
-    while (row.length < 10) row.push('');
-    row[10] = e.admission;
-  }
-  return row;
+  ]);
 }
 
 /** finish-2.lua: record how delivered messages ended, and read the next ones along. */

@@ -27,10 +27,8 @@ export function packRows(rows: readonly Row[]): string {
 }
 
 /** A row without its trailing empty strings (the Lua side reads a missing value as ''). */
-export function trimmed(row: string[]): string[] {
-  let end = row.length;
-  while (end > 0 && row[end - 1] === '') end--;
-  row.length = end;
+export function trimmed<T>(row: (T | string)[]): (T | string)[] {
+  while (row.length > 0 && row[row.length - 1] === '') row.pop();
   return row;
 }
 
