@@ -152,6 +152,7 @@ async function processing(
   history?: number,
 ): Promise<{
   throughput: number;
+  rssStart: number;
   rssMax: number;
   workerCpu: number;
   redisCpu: number;
@@ -189,6 +190,7 @@ async function processing(
       if (count !== n) throw new Error(`${count} handler runs for ${n} tasks`);
       return {
         throughput: perSecond(n, elapsed),
+        rssStart: Math.max(...done.map((d) => d.rssStart)) / 2 ** 20,
         rssMax: Math.max(...done.map((d) => d.rssMax)) / 2 ** 20,
         workerCpu: done.reduce((sum, d) => sum + d.cpuMicros, 0) / n,
         redisCpu: redisCpu / n,
@@ -325,7 +327,13 @@ const throughput =
       [`${id}_rcpu`]: result.redisCpu,
       [`${id}_cpu`]: result.workerCpu + result.redisCpu,
       [`${id}_cmds`]: result.commands,
-      ...(id === 'proc_c50' ? { rss_c50: result.rssMax } : {}),
+      ...(id === 'proc_c50'
+        ? {
+            rss_c50: result.rssMax,
+            rss_c50_start: result.rssStart,
+            rss_c50_growth: result.rssMax - result.rssStart,
+          }
+        : {}),
     };
   };
 
@@ -415,5 +423,17 @@ export function metricList(s: Sizes): Metric[] {
     m('mem_100k', 'Redis memory per 100 000 scheduled future tasks', 'MiB', 'lower'),
     m('mem_100k_short', 'the same, keys or job ids "1" … "100000"', 'MiB', 'lower'),
     m('rss_c50', 'worker RSS, max during the concurrency-50 run', 'MiB', 'lower'),
+    m(
+      'rss_c50_start',
+      'worker RSS when that run starts (booted, no task run yet)',
+      'MiB',
+      'lower',
+      {
+        note:
+          'docket runs in a Nest application context, as a NestJS application would; the BullMQ ' +
+          'worker is a plain BullMQ Worker, without Nest.',
+      },
+    ),
+    m('rss_c50_growth', 'worker RSS growth during that run (max − at start)', 'MiB', 'lower'),
   ];
 }

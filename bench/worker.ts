@@ -24,7 +24,15 @@ export type ToWorker = { cmd: 'start' } | { cmd: 'stop' };
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'count'; count: number }
-  | { type: 'done'; count: number; rssMax: number; cpuMicros: number; samples: number[] }
+  | {
+      type: 'done';
+      count: number;
+      /** RSS (bytes) when told to start: booted, connected, no task run yet. */
+      rssStart: number;
+      rssMax: number;
+      cpuMicros: number;
+      samples: number[];
+    }
   | { type: 'error'; message: string };
 
 const RSS_EVERY_MS = 100;
@@ -58,12 +66,15 @@ async function main(): Promise<void> {
   const consumer = await side.consumer(spec, spec.concurrency, onTask);
 
   let rssMax = process.memoryUsage.rss();
+  let rssStart = rssMax;
   let rssTimer: NodeJS.Timeout | undefined;
   let cpuStart = process.cpuUsage();
   let stopping = false;
   process.on('message', (message: ToWorker) => {
     if (message.cmd === 'start') {
       cpuStart = process.cpuUsage();
+      rssStart = process.memoryUsage.rss();
+      rssMax = Math.max(rssMax, rssStart);
       consumer.start();
       rssTimer = setInterval(() => {
         rssMax = Math.max(rssMax, process.memoryUsage.rss());
@@ -75,7 +86,14 @@ async function main(): Promise<void> {
         const cpu = process.cpuUsage(cpuStart);
         rssMax = Math.max(rssMax, process.memoryUsage.rss());
         await consumer.stop();
-        await send({ type: 'done', count, rssMax, cpuMicros: cpu.user + cpu.system, samples });
+        await send({
+          type: 'done',
+          count,
+          rssStart,
+          rssMax,
+          cpuMicros: cpu.user + cpu.system,
+          samples,
+        });
         process.exit(0);
       })();
     }
