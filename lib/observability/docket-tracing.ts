@@ -51,6 +51,11 @@ export class DocketTracing {
    * spans that record nothing, and the engine skips them (and their attributes and contexts)
    * altogether. Asked at every span, so an SDK registered after the worker started counts.
    */
+  /** Whether spans are made now (an SDK is registered); asked per execution or batch. */
+  get active(): boolean {
+    return this.live() !== undefined;
+  }
+
   private live(): OtelApi | undefined {
     const api = this.api;
     if (!api) return undefined;
