@@ -13,7 +13,7 @@ import {
   SimpleSpanProcessor,
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
-import { Ctx, DocketTask, type TaskContext } from '../../../lib/index.js';
+import { Ctx, DocketTask, type TaskBatch, type TaskContext } from '../../../lib/index.js';
 import { useDocket } from '../../utils.js';
 
 const exporter = new InMemorySpanExporter();
@@ -38,6 +38,12 @@ class TracedTasks {
   async flaky(@Ctx() ctx: TaskContext): Promise<number> {
     if (ctx.attempt === 1) throw new Error('first attempt fails');
     return ctx.attempt;
+  }
+
+  /** A batch of up to 3 (a drain starts a smaller one): the item 'bad' fails. */
+  @DocketTask({ batch: { size: 3 } })
+  async sort(batch: TaskBatch<[string]>): Promise<void> {
+    for (const item of batch) if (item.args[0] === 'bad') batch.fail(item, new Error('unsortable'));
   }
 }
 
@@ -162,6 +168,28 @@ describe('tracing', { timeout: 60_000 }, () => {
       assert.equal(producer(all, name, key).kind, SpanKind.PRODUCER, name);
     }
     assert.deepEqual(executions(all, key), []);
+  });
+
+  it('gives each item of a batch its own CONSUMER span, linked to its own add', async (t) => {
+    const docket = await useDocket(t, [TracedTasks]);
+    const keys = ['a', 'bad', 'c'].map((p) => `sort-${p}-${docket.name}`);
+    for (const [i, key] of keys.entries()) {
+      await docket.client.add(TracedTasks.prototype.sort, { key })(['a', 'bad', 'c'][i]);
+    }
+    await docket.worker.runUntilFinished();
+
+    const all = await spans();
+    for (const key of keys) {
+      const run = only(executions(all, key), `execution span of ${key}`);
+      assert.equal(run.name, 'sort');
+      assert.equal(run.attributes['docket.batch.size'], 3);
+      assert.equal(
+        run.status.code,
+        key.startsWith('sort-bad') ? SpanStatusCode.ERROR : SpanStatusCode.UNSET,
+        key,
+      );
+      assertLinked(run, producer(all, 'docket.add', key));
+    }
   });
 
   it('links every attempt of a retried task to the producer span', async (t) => {
