@@ -76,6 +76,14 @@ function taskOf([, fields]: StreamEntry): string | undefined {
 }
 
 /**
+ * The end of a message that is not run (struck, or over its `runAtMost` limit): it carries the
+ * admission rules so that a reserved slot is given back. Built only for a message skipped.
+ */
+function skipped(message: TaskMessage, admission: readonly AdmissionRule[]): { end: TaskEnd } {
+  return { end: { ...endOf(message), outcome: 'cancelled', admission } };
+}
+
+/**
  * Turns delivered messages into running tasks: checks each (decodable, a known task, its
  * arguments, strikes, `runAtMost` limits), claims the ones that pass in one call, starts the
  * handlers the claim lets run, and hands every end to the finisher; the messages it reads
@@ -99,11 +107,25 @@ export class Dispatcher {
   /** Batches being formed, by the name of their task (see `gather`). */
   private readonly forming = new Map<string, Forming>();
   private readonly batches: BatchRunner;
-  /** Whether the message at the head of the held ones joins a batch being formed. */
-  private readonly joins = (entry: StreamEntry): boolean => {
-    const name = taskOf(entry);
+  /**
+   * How many of the held messages, from the head, join the batch being formed for the head's
+   * task: consecutive messages of that task, not redelivered, up to the batch's room.
+   */
+  private readonly joins = (held: readonly Held[]): number => {
+    const name = taskOf(held[0].entry);
     const forming = name === undefined ? undefined : this.forming.get(name);
-    return forming !== undefined && forming.items.length < forming.definition.plan.batch!.size;
+    if (!forming) return 0;
+    const room = forming.definition.plan.batch!.size - forming.items.length;
+    let count = 0;
+    while (
+      count < room &&
+      count < held.length &&
+      !held[count].redelivered &&
+      taskOf(held[count].entry) === name
+    ) {
+      count++;
+    }
+    return count;
   };
 
   constructor(private readonly env: DispatcherEnv) {
@@ -339,18 +361,16 @@ export class Dispatcher {
     const wrongArguments = own && argumentCountProblem(definition, message.args.length);
     if (wrongArguments) return { end: this.deadLetter(message, wrongArguments) };
     const admission = admissionFor(definition.plan, message.args, this.env.redeliveryTimeout);
-    // Not run: the end carries the admission rules so that a reserved slot is given back.
-    const skip = { end: { ...endOf(message), outcome: 'cancelled' as const, admission } };
     const parameters = own ? definition.parameters : undefined;
     if (this.env.strikes.matches(message.taskName, parameters, message.args)) {
       this.logger.log(`🗙 ${message.taskName}(${message.key}) struck`);
       this.env.metrics.count('stricken', { task: message.taskName, worker: this.env.worker });
-      return skip;
+      return skipped(message, admission);
     }
     const limits = this.env.limits();
     const limit = limits?.get(message.key);
     if (limit !== undefined) {
-      if (limit <= 0) return skip;
+      if (limit <= 0) return skipped(message, admission);
       limits!.set(message.key, limit - 1);
     }
     return { definition, admission };
@@ -445,8 +465,10 @@ export class Dispatcher {
     this.slotsChanged();
     const { metrics, worker } = this.env;
     const items: RunningTask[] = [];
+    // one labels object per task of this claim (most claims are of one task)
+    let labels = { task: '', worker };
     claimable.forEach(({ message, definition, admission }, i) => {
-      const labels = { task: message.taskName, worker };
+      if (labels.task !== message.taskName) labels = { task: message.taskName, worker };
       switch (statuses[i]) {
         case 'run':
           metrics.count('started', labels);
@@ -500,18 +522,25 @@ export class Dispatcher {
         const ends = await this.batches.run(definition, tasks);
         freeSlot();
         // every end is written (or failed) before the items let go of their leases
-        const written = await Promise.allSettled(
-          tasks.map(async (task, i) => {
-            const end = ends[i];
-            if (!end) return;
-            this.events.ending(task.message.key);
-            const status = await this.env.finisher.finish(end);
-            this.events.ended(end, status, task.startedAt);
-            this.env.runner.counted(task, end, status);
-          }),
-        );
-        const failed = written.find((w) => w.status === 'rejected');
-        if (failed) throw (failed as PromiseRejectedResult).reason;
+        const ending: { task: RunningTask; end: TaskEnd }[] = [];
+        tasks.forEach((task, i) => {
+          const end = ends[i];
+          if (!end) return;
+          this.events.ending(task.message.key);
+          ending.push({ task, end });
+        });
+        const statuses = await this.env.finisher.finishAll(ending.map(({ end }) => end));
+        let failed: unknown;
+        ending.forEach(({ task, end }, i) => {
+          // one item's listener or count that throws does not keep the others from theirs
+          try {
+            this.events.ended(end, statuses[i], task.startedAt);
+            this.env.runner.counted(task, end, statuses[i]);
+          } catch (error) {
+            failed ??= error;
+          }
+        });
+        if (failed !== undefined) throw failed;
       } catch (error) {
         this.logger.error(
           `a batch of ${tasks.length} ${definition.name} task(s) could not be finished: ${(error as Error).message}`,

@@ -32,10 +32,17 @@ export interface FinisherEnv {
   flushed(): void;
 }
 
-interface Queued {
-  end: TaskEnd;
-  resolve: (status: EndStatus | undefined) => void;
+/** Ends handed over together (a batch's items): one promise for all their statuses. */
+interface Group {
+  statuses: (EndStatus | undefined)[];
+  left: number;
+  resolve: (statuses: (EndStatus | undefined)[]) => void;
 }
+
+/** An end waiting for its write: told alone, or as item `index` of a group. */
+type Queued =
+  | { end: TaskEnd; resolve: (status: EndStatus | undefined) => void; group?: undefined }
+  | { end: TaskEnd; group: Group; index: number };
 
 /**
  * Writes the ends of executions, batching those that end in the same turn of the event loop
@@ -58,11 +65,24 @@ export class Finisher {
   finish(end: TaskEnd): Promise<EndStatus | undefined> {
     return new Promise((resolve) => {
       this.queue.push({ end, resolve });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => void this.flush());
-      }
+      this.schedule();
     });
+  }
+
+  /** `finish` for many ends at once (a batch's items): their statuses, in order. */
+  finishAll(ends: readonly TaskEnd[]): Promise<(EndStatus | undefined)[]> {
+    if (ends.length === 0) return Promise.resolve([]);
+    return new Promise((resolve) => {
+      const group: Group = { statuses: new Array(ends.length), left: ends.length, resolve };
+      ends.forEach((end, index) => this.queue.push({ end, group, index }));
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => void this.flush());
   }
 
   /**
@@ -120,7 +140,14 @@ export class Finisher {
       }
     } finally {
       // whatever happened to the messages read, the ends are written: their tasks go on
-      batch.forEach((b, i) => b.resolve(result.statuses[i]));
+      batch.forEach((b, i) => {
+        const status = result.statuses[i];
+        if (!b.group) b.resolve(status);
+        else {
+          b.group.statuses[b.index] = status;
+          if (--b.group.left === 0) b.group.resolve(b.group.statuses);
+        }
+      });
       this.env.flushed();
     }
   }

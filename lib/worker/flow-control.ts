@@ -129,7 +129,7 @@ export class FlowControl {
    * run while Redis claims the other. (Below that, a second claim call costs more than the
    * overlap gains.)
    */
-  nextClaim(joins?: (entry: StreamEntry) => boolean): Held[] | undefined {
+  nextClaim(joins?: (held: readonly Held[]) => number): Held[] | undefined {
     if (this.held.length === 0 || this.isAlone()) return undefined;
     if (this.held[0].redelivered) {
       // a redelivery waits until nothing else runs here, then runs alone
@@ -138,8 +138,9 @@ export class FlowControl {
       this.heldRedelivered--;
       return this.held.splice(0, 1);
     }
-    // an item of a batch being formed needs no slot of its own
-    if (joins?.(this.held[0].entry)) return this.held.splice(0, 1);
+    // the items of a batch being formed need no slot of their own: they go in together
+    const joining = joins?.(this.held) ?? 0;
+    if (joining > 0) return this.held.splice(0, joining);
     const halves = this.concurrency >= 2 * HALF_BATCH && this.readsAhead();
     if (halves && this.claims > 0) return undefined;
     const free = this.concurrency - this.busy - this.claiming - this.forming;

@@ -60,15 +60,20 @@ describe('FlowControl', () => {
     flow.formingRoom = 2;
     assert.equal(flow.nextClaim(), undefined, 'no slot for a message that does not join');
     assert.deepEqual(
-      flow.nextClaim(() => true)?.map(({ entry }) => entry[0]),
+      flow.nextClaim(() => 1)?.map(({ entry }) => entry[0]),
       ['1-0'],
       'one that joins goes in',
+    );
+    assert.deepEqual(
+      flow.nextClaim(() => 2)?.map(({ entry }) => entry[0]),
+      ['2-0', '3-0'],
+      'the ones that join go in together',
     );
     assert.equal(flow.settled(), false, 'a batch being formed is not settled');
     flow.batchClosed();
     flow.claimSent(1);
     assert.equal(
-      flow.nextClaim(() => false),
+      flow.nextClaim(() => 0),
       undefined,
       'the batch claim holds the slot',
     );
