@@ -46,16 +46,16 @@ export class DocketTracing {
     return this.api!.trace.getTracer('nestjs-docket');
   }
 
-  /**
-   * The API when an SDK is registered, else undefined: without one the API's tracer makes
-   * spans that record nothing, and the engine skips them (and their attributes and contexts)
-   * altogether. Asked at every span, so an SDK registered after the worker started counts.
-   */
   /** Whether spans are made now (an SDK is registered); asked per execution or batch. */
   get active(): boolean {
     return this.live() !== undefined;
   }
 
+  /**
+   * The API when an SDK is registered, else undefined: without one the API's tracer makes
+   * spans that record nothing, and the engine skips them (and their attributes and contexts)
+   * altogether. Asked at every span, so an SDK registered after the worker started counts.
+   */
   private live(): OtelApi | undefined {
     const api = this.api;
     if (!api) return undefined;

@@ -53,11 +53,11 @@ describe('FlowControl', () => {
 
   it('lets the items of a batch being formed in without a slot of their own', () => {
     const flow = new FlowControl(1);
-    flow.batchSize = 3;
-    flow.hold(entries(4), false);
+    flow.batchSize = 4;
+    flow.hold(entries(5), false);
     assert.deepEqual(flow.nextClaim()?.length, 1);
     flow.batchOpened(); // the first item opened a batch, which takes the slot
-    flow.formingRoom = 2;
+    flow.formingRoom = 3;
     assert.equal(flow.nextClaim(), undefined, 'no slot for a message that does not join');
     assert.deepEqual(
       flow.nextClaim(() => 1)?.map(({ entry }) => entry[0]),
