@@ -5,7 +5,7 @@ import { ExecutionCancelledError } from '../errors/execution-cancelled.error.js'
 import { argumentCountProblem } from '../explorer/arguments.js';
 import type { TaskDefinition } from '../explorer/task-definition.js';
 import type { TaskRegistry } from '../explorer/task-registry.js';
-import type { DocketMetrics } from '../observability/docket-metrics.js';
+import type { DocketMetrics, TaskLabels } from '../observability/docket-metrics.js';
 import type { AdmissionRule } from '../store/admission.js';
 import type { DocketStore, StartedTask, StreamEntry, TaskEnd } from '../store/docket-store.js';
 import type { Finisher } from './finisher.js';
@@ -114,9 +114,10 @@ export class Dispatcher {
   private readonly joins = (held: readonly Held[]): number => {
     const name = taskOf(held[0].entry);
     const forming = name === undefined ? undefined : this.forming.get(name);
-    if (!forming) return 0;
-    const room = forming.definition.plan.batch!.size - forming.items.length;
-    let count = 0;
+    const room = forming ? forming.definition.plan.batch!.size - forming.items.length : 0;
+    if (room <= 0) return 0;
+    // the head itself is never a redelivery here (FlowControl runs those alone first)
+    let count = 1;
     while (
       count < room &&
       count < held.length &&
@@ -465,10 +466,11 @@ export class Dispatcher {
     this.slotsChanged();
     const { metrics, worker } = this.env;
     const items: RunningTask[] = [];
-    // one labels object per task of this claim (most claims are of one task)
-    let labels = { task: '', worker };
+    // one labels object per run of the same task in this claim (most claims are of one task)
+    let last: TaskLabels | undefined;
     claimable.forEach(({ message, definition, admission }, i) => {
-      if (labels.task !== message.taskName) labels = { task: message.taskName, worker };
+      const labels =
+        last?.task === message.taskName ? last : (last = { task: message.taskName, worker });
       switch (statuses[i]) {
         case 'run':
           metrics.count('started', labels);
@@ -522,25 +524,15 @@ export class Dispatcher {
         const ends = await this.batches.run(definition, tasks);
         freeSlot();
         // every end is written (or failed) before the items let go of their leases
-        const ending: { task: RunningTask; end: TaskEnd }[] = [];
-        tasks.forEach((task, i) => {
-          const end = ends[i];
-          if (!end) return;
-          this.events.ending(task.message.key);
-          ending.push({ task, end });
+        // (as a single task's end; the events isolate their listeners)
+        const ending = tasks.filter((_, i) => ends[i]);
+        const written = ends.filter((end): end is TaskEnd => end !== null);
+        for (const task of ending) this.events.ending(task.message.key);
+        const statuses = await this.env.finisher.finishAll(written);
+        ending.forEach((task, i) => {
+          this.events.ended(written[i], statuses[i], task.startedAt);
+          this.env.runner.counted(task, written[i], statuses[i]);
         });
-        const statuses = await this.env.finisher.finishAll(ending.map(({ end }) => end));
-        let failed: unknown;
-        ending.forEach(({ task, end }, i) => {
-          // one item's listener or count that throws does not keep the others from theirs
-          try {
-            this.events.ended(end, statuses[i], task.startedAt);
-            this.env.runner.counted(task, end, statuses[i]);
-          } catch (error) {
-            failed ??= error;
-          }
-        });
-        if (failed !== undefined) throw failed;
       } catch (error) {
         this.logger.error(
           `a batch of ${tasks.length} ${definition.name} task(s) could not be finished: ${(error as Error).message}`,
