@@ -82,24 +82,36 @@ local function end_run(key, runs, run, state, err, result, stack)
   else
     redis.call('DEL', runs, progress)
   end
-  local event = { type = 'state', key = key, state = state, completedAt = tonumber(now) }
-  if err ~= '' then event.error = err end
-  state_publish(prefix, key, event)
+  if state_wanted(prefix, true) then
+    local event = { type = 'state', key = key, state = state, completedAt = tonumber(now) }
+    if err ~= '' then event.error = err end
+    state_publish(prefix, key, event)
+  end
 end
 
--- The runs fields an end reads, read once.
+-- The runs fields every end reads, read once; the others only by the ends that need them
+-- (events, a retry, a successor), once (run_extra).
 local function read_run(runs)
-  local r = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'worker', 'startedAt', 'task', 'priority',
-    'traceparent', 'tracestate', 'streamId', 'progressed', 'waited', 'after', 'past', 'when')
-  return { generation = r[1], state = r[2], cancel = r[3], worker = r[4], startedAt = r[5], task = r[6],
-    priority = r[7], traceparent = r[8], tracestate = r[9], streamId = r[10], progressed = r[11], waited = r[12],
-    after = r[13], past = r[14], when = r[15] }
+  local r = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'streamId', 'progressed', 'waited', 'after')
+  return { runs = runs, generation = r[1], state = r[2], cancel = r[3], streamId = r[4], progressed = r[5],
+    waited = r[6], after = r[7] }
+end
+
+local function run_extra(run)
+  if run.extra then return run end
+  run.extra = true
+  local r = redis.call('HMGET', run.runs, 'worker', 'startedAt', 'task', 'priority', 'traceparent', 'tracestate',
+    'past', 'when')
+  run.worker, run.startedAt, run.task, run.priority, run.traceparent, run.tracestate, run.past, run.when =
+    r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]
+  return run
 end
 
 -- The event of an end, with the worker and how long the attempt ran (when events are on), from
 -- the runs fields read before it (`run`); kind 'dead' tells failed, then dead.
 local function end_event(kind, key, run, task, attempt, err)
   if not events_on(prefix) then return end
+  run_extra(run)
   local extra = { worker = run.worker or nil }
   if run.startedAt then extra.durationMs = tonumber(now) - tonumber(run.startedAt) end
   if err and err ~= '' then extra.error = err end
@@ -149,6 +161,7 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
   end
   if not applies then return 'superseded' end
   if outcome == 'retry' then
+    run_extra(run)
     end_event('retrying', key, run, task, tonumber(attempt) - 1, err)
     schedule_run(prefix, key, task, args, retryWhen, attempt, now, run.traceparent, run.tracestate, nil,
       { run.generation, run.state, run.priority })
@@ -160,6 +173,8 @@ local function finish(key, generation, id, outcome, result, err, retryWhen, atte
       stack = stack ~= '' and stack or nil, retryAt = tonumber(retryWhen) }))
     return 'ok'
   end
+  -- a successor keeps fields that the end may delete (executionTtl 0): read them first
+  if nextWhen ~= '' and outcome ~= 'cancelled' then run_extra(run) end
   end_event(dead and 'dead' or outcome, key, run, task, attempt, err)
   end_run(key, runs, run, outcome, err, result, stack)
   deps_ended(prefix, key, run.generation, run.waited, run.after, outcome, err, result, now, ttl)

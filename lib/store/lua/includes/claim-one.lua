@@ -38,12 +38,34 @@ local function claim_dead_letter(c, key, task, args, err, attempt)
     'key', key, 'task', task, 'args', args, 'error', err, 'attempt', attempt, 'deadAt', c.now)
 end
 
+-- The runs fields every claim reads (indexes of `current` in claim_run); the others (EXTRA)
+-- are read only by the branches that need them (claim_extra).
+local CLAIM_FIELDS = { 'generation', 'state', 'cancel', 'task', 'attempt', 'starts', 'progressed', 'worker' }
+local CLAIM_AT = { 1, 2, 3, 4, 6, 7, 10, 11 }
+local EXTRA_FIELDS = { 'args', 'traceparent', 'tracestate', 'startedAt', 'past', 'when' }
+local EXTRA_AT = { 5, 8, 9, 12, 13, 14 }
+
+local function claim_extra(runs, current)
+  if current.extra then return end
+  current.extra = true
+  local x = redis.call('HMGET', runs, unpack(EXTRA_FIELDS))
+  for i, at in ipairs(EXTRA_AT) do current[at] = x[i] end
+end
+
+-- a start this claim does not make keeps the lost start it found, where the record stays
+local function claim_keep_history(runs, history)
+  if #history > 0 and redis.call('EXISTS', runs) == 1 then redis.call('HSET', runs, unpack(history)) end
+end
+
 local function claim_run(c, key, generation, id, rules)
   local runs = c.prefix .. 'runs:' .. key
-  local current = redis.call('HMGET', runs, 'generation', 'state', 'cancel', 'task', 'args', 'attempt', 'starts',
-    'traceparent', 'tracestate', 'progressed', 'worker', 'startedAt', 'past', 'when')
+  -- current: generation, state, cancel, task, args, attempt, starts, traceparent, tracestate,
+  -- progressed, worker, startedAt, past, when (by index; see CLAIM_FIELDS and EXTRA_FIELDS)
+  local read = redis.call('HMGET', runs, unpack(CLAIM_FIELDS))
+  local current = {}
+  for i, at in ipairs(CLAIM_AT) do current[at] = read[i] end
   -- a task deferred by a rule keeps linking to its producer's span
-  local ahead, traceparent, tracestate = nil, current[8] or '', current[9] or ''
+  local ahead = nil
   if generation == '0' and current[1] == false then
     -- a message from a producer that writes only the stream: it gets its runs hash now
     local fields = claim_entry(c, id)
@@ -56,11 +78,11 @@ local function claim_run(c, key, generation, id, rules)
     if due and (due ~= due or due == math.huge or due == -math.huge) then due = nil end
     redis.call('HSET', runs, 'generation', '0', 'state', 'queued', 'task', f.task or '', 'args', f.args or '[]',
       'when', due and f.when or c.now, 'attempt', f.attempt or '1')
-    current = { '0', 'queued', false, f.task or '', f.args or '[]', f.attempt or '1', false }
+    current = { '0', 'queued', false, f.task or '', f.args or '[]', f.attempt or '1', false, extra = true }
     if due and due > c.nowN then
       ahead = f.when
       -- its deferral keeps the producer's trace context
-      traceparent, tracestate = f.traceparent or '', f.tracestate or ''
+      current[8], current[9] = f.traceparent or '', f.tracestate or ''
     end
   end
   local state = current[2]
@@ -80,18 +102,16 @@ local function claim_run(c, key, generation, id, rules)
   -- start joins the earlier attempts
   local history = {}
   if starts > 0 and current[11] then
+    claim_extra(runs, current)
     local prior = current[13] and redis.call('HGET', runs, 'attempts')
     history = { 'past', '1', 'attempts', attempts_push(prior, { attempt = tonumber(current[6]), worker = current[11],
       dueAt = tonumber(current[14]), startedAt = tonumber(current[12]), endedAt = c.nowN, outcome = 'lost' }) }
-  end
-  -- a branch that does not start it keeps that start too, where the record stays
-  local function keep_history()
-    if #history > 0 and redis.call('EXISTS', runs) == 1 then redis.call('HSET', runs, unpack(history)) end
   end
   if starts >= c.mostStarts then
     -- its worker vanished every time it ran: it is not started again
     lane_drop(c.prefix, c.group, id)
     release_slots(c.prefix, rules, key, c.now)
+    claim_extra(runs, current)
     local err = 'PoisonMessageError: started ' .. starts .. ' times, its worker never finished it'
     claim_dead_letter(c, key, current[4], current[5], err, current[6])
     deps_ended_read(c.prefix, key, current[1], 'failed', err, c.now, c.ttl)
@@ -114,7 +134,7 @@ local function claim_run(c, key, generation, id, rules)
     lane_drop(c.prefix, c.group, id)
     release_slots(c.prefix, rules, key, c.now)
     hold(c.prefix, key, current[4], id, entry and entry[2])
-    keep_history()
+    claim_keep_history(runs, history)
     return 'held'
   end
   -- a foreign producer's future task waits in the queue for its time, as a rule would defer it
@@ -125,14 +145,15 @@ local function claim_run(c, key, generation, id, rules)
     -- a slot reserved for it when it was woken from a waiting line goes back
     release_slots(c.prefix, rules, key, c.now)
     end_cancelled(c.prefix, key, c.now, c.ttl)
-    keep_history()
+    claim_keep_history(runs, history)
     return 'cancelled'
   elseif verdict == 'defer' then
     lane_drop(c.prefix, c.group, id)
-    schedule_run(c.prefix, key, current[4], current[5], detail, current[6], c.now, traceparent, tracestate)
+    claim_extra(runs, current)
+    schedule_run(c.prefix, key, current[4], current[5], detail, current[6], c.now, current[8] or '', current[9] or '')
     -- why, for explain (a later schedule of the key clears it)
     if rule then redis.call('HSET', runs, 'deferredBy', rule, 'deferredUntil', detail) end
-    keep_history()
+    claim_keep_history(runs, history)
     return 'deferred'
   elseif verdict == 'wait' then
     lane_drop(c.prefix, c.group, id)
@@ -140,7 +161,7 @@ local function claim_run(c, key, generation, id, rules)
     redis.call('SADD', c.prefix .. 'lines', detail)
     redis.call('HSET', runs, 'waiting', detail)
     redis.call('HDEL', runs, 'streamId')
-    keep_history()
+    claim_keep_history(runs, history)
     return 'waiting'
   end
   -- not acknowledged: the message stays pending while it runs, for redelivery
@@ -153,9 +174,11 @@ local function claim_run(c, key, generation, id, rules)
   else
     redis.call('HDEL', runs, 'streamId', 'reserved', 'reservedMax')
   end
-  state_publish(c.prefix, key,
-    { type = 'state', key = key, state = 'running', worker = c.worker, startedAt = c.nowN })
-  event_add(c.prefix, 'started', key, current[4], current[6], c.now, { worker = c.worker })
+  if state_wanted(c.prefix, false) then
+    state_publish(c.prefix, key,
+      { type = 'state', key = key, state = 'running', worker = c.worker, startedAt = c.nowN })
+  end
+  if events_on(c.prefix) then event_add(c.prefix, 'started', key, current[4], current[6], c.now, { worker = c.worker }) end
   return 'run'
 end
 

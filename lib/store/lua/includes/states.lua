@@ -9,6 +9,9 @@
   `history:on` of them, and lets the set expire `HISTORY_TTL` after its last write.
 
   state_publish(prefix, key, event)   publish `event` (a table) on the key's state channel
+  state_wanted(prefix, ended)         whether state_publish has anything to do for a change
+                                      (ended: to completed, failed or cancelled), so that the
+                                      event is built only then
   history_flush(prefix)               write the ends gathered in this call
 ]]
 local HISTORY = {}
@@ -23,6 +26,11 @@ local function state_publish(prefix, key, event)
     HISTORY[#HISTORY + 1] = event.completedAt
     HISTORY[#HISTORY + 1] = key
   end
+end
+
+local function state_wanted(prefix, ended)
+  local w = watching(prefix)
+  return w.states or (ended and w.history ~= false)
 end
 
 local function history_flush(prefix)
