@@ -80,7 +80,7 @@ function taskOf([, fields]: StreamEntry): string | undefined {
  * admission rules so that a reserved slot is given back. Built only for a message skipped.
  */
 function skipped(message: TaskMessage, admission: readonly AdmissionRule[]): { end: TaskEnd } {
-  return { end: { ...endOf(message), outcome: 'cancelled', admission } };
+  return { end: endOf(message, 'cancelled', admission) };
 }
 
 /**
@@ -344,7 +344,9 @@ export class Dispatcher {
     | { admission?: undefined }
     | { definition: TaskDefinition; admission: readonly AdmissionRule[] } {
     if (isBadMessage(message)) {
-      return { end: { ...this.deadLetter(message, message.reason), outcome: 'rejected' } };
+      const end = this.deadLetter(message, message.reason);
+      end.outcome = 'rejected';
+      return { end };
     }
     const definition = this.definitionOf(message.taskName);
     if (!definition) {
@@ -399,7 +401,9 @@ export class Dispatcher {
 
   private deadLetter(message: TaskMessage | BadMessage, reason: string): TaskEnd {
     this.logger.error(`message ${message.id} (key ${message.key || '?'}) dead-lettered: ${reason}`);
-    return { ...endOf(message), outcome: 'dead', error: reason, admission: [] };
+    const end = endOf(message, 'dead', []);
+    end.error = reason;
+    return end;
   }
 
   /** Claim messages; `batch`: they are the items of one batch, which take one slot. */

@@ -213,7 +213,9 @@ export class TaskRunner {
         );
       }
     }
-    return { ...endOf(message), admission: task.admission, outcome: 'completed', result };
+    const end = endOf(message, 'completed', task.admission);
+    if (result !== undefined) end.result = result;
+    return end;
   }
 
   /**
@@ -222,12 +224,11 @@ export class TaskRunner {
    */
   failure(definition: TaskDefinition, task: RunningTask, error: unknown): Outcome {
     const { message } = task;
-    const base = { ...endOf(message), admission: task.admission };
     const label = `${message.taskName}(${message.key}) attempt ${message.attempt}`;
     const took = ms(Date.now() - task.startedAt);
     if (task.cancelRequested) {
       logger.log(`✗ ${label} cancelled after ${took}`);
-      return { end: { ...base, outcome: 'cancelled' } };
+      return { end: endOf(message, 'cancelled', task.admission) };
     }
     const { retry } = definition.options;
     const attempts = attemptsOf(retry);
@@ -237,18 +238,13 @@ export class TaskRunner {
       logger.warn(
         `↫ ${label} failed after ${took} (${describeError(error)}); retry at ${new Date(when).toISOString()}`,
       );
-      return {
-        end: {
-          ...base,
-          outcome: 'retry',
-          retryWhen: when,
-          attempt: message.attempt + 1,
-          error: describeError(error),
-          // a retry asked for by the handler has no stack worth keeping
-          stack: error instanceof ForcedRetry ? undefined : stackOf(error),
-        },
-        thrown: error,
-      };
+      const end = endOf(message, 'retry', task.admission);
+      end.retryWhen = when;
+      end.attempt = message.attempt + 1;
+      end.error = describeError(error);
+      // a retry asked for by the handler has no stack worth keeping
+      if (!(error instanceof ForcedRetry)) end.stack = stackOf(error);
+      return { end, thrown: error };
     }
     const failure =
       error instanceof ForcedRetry
@@ -258,10 +254,10 @@ export class TaskRunner {
       `↩ ${label} failed after ${took}: ${describeError(failure)}`,
       (failure as Error)?.stack,
     );
-    return {
-      end: { ...base, outcome: 'dead', error: describeError(failure), stack: stackOf(failure) },
-      thrown: failure,
-    };
+    const end = endOf(message, 'dead', task.admission);
+    end.error = describeError(failure);
+    end.stack = stackOf(failure);
+    return { end, thrown: failure };
   }
 
   /** The `Execution` a handler sees as `ctx.execution`. */

@@ -23,10 +23,12 @@ describe('decodeMessage', () => {
     assert.equal(message.generation, '3');
     assert.equal(message.traceparent, 'tp');
     assert.equal(message.redelivered, true);
-    assert.deepEqual(endOf(message), {
+    assert.deepEqual(endOf(message, 'completed', []), {
       key: 'k1',
       generation: '3',
       id: '1-0',
+      outcome: 'completed',
+      admission: [],
       attempt: 2,
       taskName: 'send',
       args: fields()[5],
