@@ -8,7 +8,8 @@ export interface Held {
 
 /**
  * While handlers take less than this on average (ms), the worker reads up to one batch ahead
- * of its free slots, so that a read is never between a batch's end and the next batch's claim.
+ * of its free slots (two batches of a batch task), so that a read is never between a batch's
+ * end and the next batch's claim.
  */
 export const READ_AHEAD_MS = 10;
 
@@ -77,12 +78,15 @@ export class FlowControl {
     const room = limit - taken - this.held.length + this.formingRoom;
     // A batch can fill from one read while a slot is free, and the next one fills while a
     // batch runs; not with priorities in use (then a worker reads no more than its free slots,
-    // and a batch fills read by read through `formingRoom`).
+    // and a batch fills read by read through `formingRoom`). With quick handlers a read brings
+    // two batches: one is claimed while the other runs and Redis records its ends, so neither
+    // side waits for the other.
     const batchRead =
       this.batchSize > 0 &&
       this.lanes === 1 &&
       (taken < this.concurrency || this.batchesRunning > 0);
-    return batchRead ? Math.max(room, this.batchSize - this.held.length) : room;
+    const batches = this.readsAhead() ? 2 : 1;
+    return batchRead ? Math.max(room, batches * this.batchSize - this.held.length) : room;
   }
 
   /**

@@ -51,6 +51,22 @@ describe('FlowControl', () => {
     assert.ok(flow.room() <= 0, 'with priorities in use, no more than the free slots');
   });
 
+  it('reads two batches ahead while batch handlers are quick', () => {
+    const flow = new FlowControl(10);
+    flow.batchSize = 100;
+    assert.equal(flow.room(), 100, 'before any handler ended: one batch');
+    flow.started();
+    flow.ended(2);
+    assert.equal(flow.room(), 200, 'quick handlers: two batches');
+    flow.hold(entries(150), false);
+    assert.equal(flow.room(), 50);
+    for (let i = 0; i < 20; i++) {
+      flow.started();
+      flow.ended(1_000);
+    }
+    assert.ok(flow.room() <= 0, 'slow handlers: one batch, and 150 are held already');
+  });
+
   it('lets the items of a batch being formed in without a slot of their own', () => {
     const flow = new FlowControl(1);
     flow.batchSize = 4;
