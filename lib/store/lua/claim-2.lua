@@ -47,9 +47,11 @@
                  dead-lettered alone with the reason; the others go on
 ]]
 local c = claim_context(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], KEYS[2])
+-- a message without admission rules (shared: the rules are only read)
+local NO_RULES = {}
 local out = {}
 for _, m in ipairs(cjson.decode(ARGV[8])) do
-  out[#out + 1] = claim_one(c, m[1], m[2], m[3], type(m[4]) == 'table' and m[4] or {})
+  out[#out + 1] = claim_one(c, m[1], m[2], m[3], type(m[4]) == 'table' and m[4] or NO_RULES)
 end
 local read = {}
 local want = tonumber(ARGV[9]) or 0

@@ -64,7 +64,6 @@ end
 -- `run`: the runs fields read before (read_run); a field that is not there is not deleted, a
 -- progress hash that was never written (no 'progressed') is not touched
 local function end_run(key, runs, run, state, err, result, stack)
-  local progress = prefix .. 'progress:' .. key
   if ttl > 0 then
     if err ~= '' then
       if stack ~= '' then
@@ -77,10 +76,10 @@ local function end_run(key, runs, run, state, err, result, stack)
     end
     if run.cancel or run.streamId then redis.call('HDEL', runs, 'cancel', 'streamId') end
     redis.call('PEXPIRE', runs, ttl)
-    if run.progressed then redis.call('PEXPIRE', progress, ttl) end
+    if run.progressed then redis.call('PEXPIRE', prefix .. 'progress:' .. key, ttl) end
     if result ~= '' then redis.call('SET', prefix .. 'results:' .. key, result, 'PX', ttl) end
   else
-    redis.call('DEL', runs, progress)
+    redis.call('DEL', runs, prefix .. 'progress:' .. key)
   end
   if state_wanted(prefix, true) then
     local event = { type = 'state', key = key, state = state, completedAt = tonumber(now) }

@@ -38,12 +38,14 @@ local function claim_dead_letter(c, key, task, args, err, attempt)
     'key', key, 'task', task, 'args', args, 'error', err, 'attempt', attempt, 'deadAt', c.now)
 end
 
--- The runs fields every claim reads (indexes of `current` in claim_run); the others (EXTRA)
--- are read only by the branches that need them (claim_extra).
+-- The runs fields every claim reads (indexes 1-4, 6, 7, 10 and 11 of `current` in claim_run);
+-- the others (EXTRA) are read only by the branches that need them (claim_extra).
 local CLAIM_FIELDS = { 'generation', 'state', 'cancel', 'task', 'attempt', 'starts', 'progressed', 'worker' }
-local CLAIM_AT = { 1, 2, 3, 4, 6, 7, 10, 11 }
 local EXTRA_FIELDS = { 'args', 'traceparent', 'tracestate', 'startedAt', 'past', 'when' }
 local EXTRA_AT = { 5, 8, 9, 12, 13, 14 }
+
+-- no lost start to keep (shared: a claim's history is replaced, never changed in place)
+local NO_HISTORY = {}
 
 local function claim_extra(runs, current)
   if current.extra then return end
@@ -61,9 +63,8 @@ local function claim_run(c, key, generation, id, rules)
   local runs = c.prefix .. 'runs:' .. key
   -- current: generation, state, cancel, task, args, attempt, starts, traceparent, tracestate,
   -- progressed, worker, startedAt, past, when (by index; see CLAIM_FIELDS and EXTRA_FIELDS)
-  local read = redis.call('HMGET', runs, unpack(CLAIM_FIELDS))
-  local current = {}
-  for i, at in ipairs(CLAIM_AT) do current[at] = read[i] end
+  local r = redis.call('HMGET', runs, unpack(CLAIM_FIELDS))
+  local current = { r[1], r[2], r[3], r[4], nil, r[5], r[6], nil, nil, r[7], r[8] }
   -- a task deferred by a rule keeps linking to its producer's span
   local ahead = nil
   if generation == '0' and current[1] == false then
@@ -100,7 +101,7 @@ local function claim_run(c, key, generation, id, rules)
   local starts = tonumber(current[7] or '0')
   -- a start before this one whose worker went silent: its message is delivered again, and the
   -- start joins the earlier attempts
-  local history = {}
+  local history = NO_HISTORY
   if starts > 0 and current[11] then
     claim_extra(runs, current)
     local prior = current[13] and redis.call('HGET', runs, 'attempts')
