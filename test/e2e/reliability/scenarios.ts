@@ -315,7 +315,8 @@ export const SCENARIOS: Record<string, Scenario> = {
   },
 
   'subscribe() sees every state': async ({ client, worker }) => {
-    const execution = await client.add(ReliabilityTasks.prototype.echo, { delay: 200 })('s');
+    // due late enough that the subscription's first state is 'scheduled' on a loaded machine
+    const execution = await client.add(ReliabilityTasks.prototype.echo, { delay: 1_000 })('s');
     const recording = await collect(execution);
     await worker.runUntilFinished();
     const events = await recording.done;
