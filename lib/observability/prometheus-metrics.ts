@@ -188,17 +188,10 @@ class PrometheusMetrics {
       series.counts.clear();
       if (series.running !== 0) this.running.inc(labels, series.running);
       series.running = 0;
-      // one child per histogram and flush: prom-client hashes the labels once, not per value
-      if (series.durations.length > 0) {
-        const child = this.duration.labels(labels);
-        for (const seconds of series.durations) child.observe(seconds);
-        series.durations = [];
-      }
-      if (series.punctualities.length > 0) {
-        const child = this.punctuality.labels(labels);
-        for (const seconds of series.punctualities) child.observe(seconds);
-        series.punctualities = [];
-      }
+      for (const seconds of series.durations) this.duration.observe(labels, seconds);
+      for (const seconds of series.punctualities) this.punctuality.observe(labels, seconds);
+      if (series.durations.length > 0) series.durations = [];
+      if (series.punctualities.length > 0) series.punctualities = [];
     }
   }
 
