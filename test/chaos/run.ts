@@ -428,11 +428,13 @@ async function poisonStates(
 }
 
 /**
- * Messages pending for a consumer whose worker is gone (it was killed after it read them):
- * a live worker takes them over after redeliveryTimeout. The run waits for that before it
- * stops the workers, or they would stay pending.
+ * Messages pending for a consumer whose worker is gone (it was killed after it read them, or
+ * exited by a toxic or poison task): a live worker takes them over after redeliveryTimeout.
+ * The run waits for that before it stops the workers, or they would stay pending. A worker is
+ * gone when it stopped beating or when its process (`dead`, named `<host>#<pid>` by default)
+ * was seen to die: one killed in the last seconds of the chaos still looks alive by its beat.
  */
-async function pendingOfGoneWorkers(redis: RedisServer): Promise<number> {
+async function pendingOfGoneWorkers(redis: RedisServer, dead: Set<number>): Promise<number> {
   const client = redis.client();
   const prefix = `{${CHAOS_DOCKET}}:`;
   try {
@@ -446,7 +448,9 @@ async function pendingOfGoneWorkers(redis: RedisServer): Promise<number> {
       '+',
       10_000,
     )) as [string, string, number, number][];
-    return pending.filter(([, consumer]) => !live.has(consumer)).length;
+    const gone = (consumer: string) =>
+      !live.has(consumer) || dead.has(Number(consumer.slice(consumer.lastIndexOf('#') + 1)));
+    return pending.filter(([, consumer]) => gone(consumer)).length;
   } finally {
     client.disconnect();
   }
@@ -549,7 +553,10 @@ async function main(): Promise<number> {
         poisonLeft = (await poisonStates(redis, chaos.poisonKeys)).filter(
           (p) => p.state !== 'failed',
         ).length;
-        gone = await pendingOfGoneWorkers(redis);
+        const dead = new Set(
+          [...chaos.kills, ...chaos.toxicExits, ...chaos.poisonExits].map((exit) => exit.pid),
+        );
+        gone = await pendingOfGoneWorkers(redis, dead);
       } catch {
         // Redis restarting as the chaos ended: look again
       }
