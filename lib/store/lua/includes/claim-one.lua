@@ -65,7 +65,7 @@ local function claim_run(c, key, generation, id, rules)
   -- progressed, worker, startedAt, past, when (by index; see CLAIM_FIELDS and EXTRA_FIELDS)
   local r = redis.call('HMGET', runs, unpack(CLAIM_FIELDS))
   local current = { r[1], r[2], r[3], r[4], nil, r[5], r[6], nil, nil, r[7], r[8] }
-  -- a task deferred by a rule keeps linking to its producer's span
+  -- a foreign producer's task still ahead of its time (its `when`)
   local ahead = nil
   if generation == '0' and current[1] == false then
     -- a message from a producer that writes only the stream: it gets its runs hash now
