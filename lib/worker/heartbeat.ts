@@ -1,8 +1,14 @@
 import type { DocketStore, WorkerAbout } from '../store/docket-store.js';
 import { within } from '../util/time.js';
 
-/** Re-write the task registry every this many beats (it expires if Redis lost it). */
-const REGISTER_EVERY = 15;
+/**
+ * Re-write the task registry once this many heartbeat intervals have passed since the last
+ * write (it expires if Redis lost it). Counted in time, not in beats: a beat comes an interval
+ * after the previous one *ended*, so on a slow machine fifteen beats take longer than fifteen
+ * intervals, and the registry (which lives `REGISTER_EVERY + missedHeartbeats` intervals)
+ * expired under a worker still beating — it showed as live with no tasks.
+ */
+export const REGISTER_EVERY = 15;
 
 /** What the heartbeat needs from the worker. */
 export interface HeartbeatEnv {
@@ -21,7 +27,8 @@ export interface HeartbeatEnv {
 /** The worker's entry in the registry of live workers, refreshed every `heartbeatInterval`. */
 export class Heartbeat {
   private timer?: NodeJS.Timeout;
-  private beats = 0;
+  /** When the registry was last written (0: not yet, or a beat failed since). */
+  private registeredAt = 0;
   private stopped = true;
   private inflight?: Promise<void>;
 
@@ -30,7 +37,7 @@ export class Heartbeat {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.beats = 0;
+    this.registeredAt = 0;
     this.inflight = this.beat();
   }
 
@@ -41,7 +48,7 @@ export class Heartbeat {
       const now = Date.now();
       // Now and then: prune dead workers and (re)write the task registry.
       const registry =
-        this.beats % REGISTER_EVERY === 0
+        now - this.registeredAt >= heartbeatInterval * REGISTER_EVERY
           ? {
               tasks: this.env.tasks(),
               about: this.env.about,
@@ -50,10 +57,10 @@ export class Heartbeat {
             }
           : undefined;
       this.env.nextDue(await store.beat(worker, now, registry));
-      this.beats++;
+      if (registry) this.registeredAt = now;
     } catch (error) {
       this.env.disrupted(error);
-      this.beats = 0;
+      this.registeredAt = 0;
     }
     if (!this.stopped) {
       this.timer = setTimeout(() => {
