@@ -95,12 +95,16 @@ export class ListControl {
     at('next').disabled = at('last').disabled = page.offset + page.items.length >= page.total;
   }
 
-  /** Fill the task filter's choices with the task names the docket knows. */
+  /**
+   * Add the task names the docket knows to the task filter's choices. A choice stays while the
+   * page is open: its tasks may still be listed (dead letters, history) when no live worker
+   * runs it any more, or between a worker's restarts.
+   */
   tasks(names: string[]): void {
     const select = document.querySelector<HTMLSelectElement>(`#${this.name}-filter [name="task"]`);
     if (!select) return;
     const current = [...select.options].slice(1).map((o) => o.value);
-    const wanted = [...new Set([...names, select.value].filter(Boolean))].sort();
+    const wanted = [...new Set([...current, ...names, select.value].filter(Boolean))].sort();
     if (current.join('\n') === wanted.join('\n')) return;
     const chosen = select.value;
     select.replaceChildren(select.options[0], ...wanted.map((name) => new Option(name, name)));
