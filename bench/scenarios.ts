@@ -345,6 +345,9 @@ export const SCENARIOS: Scenario[] = [
   { id: '4x50', run: throughput('proc_4x50', 4, 50) },
   { id: 'ff50', run: throughput('proc_c50_ff', 1, 50, true) },
   { id: 'b100', run: throughput('proc_b100', 1, 10, false, 100) },
+  // one worker slot: a batch of 100 against 100 single tasks run one after another
+  { id: 'c1', run: throughput('proc_c1', 1, 1) },
+  { id: 'b100c1', run: throughput('proc_b100_c1', 1, 1, false, 100) },
   { id: 'c50h', run: throughput('proc_c50_hist', 1, 50, false, undefined, 1_000) },
   { id: 'latency', run: latency },
   { id: 'punctuality', run: punctuality },
@@ -386,6 +389,18 @@ export function metricList(s: Sizes): Metric[] {
         'each task keeping its own execution and result); BullMQ has no batch handlers ' +
         '(a paid feature): its worker takes one job at a time, as in the concurrency-10 row.',
     }),
+    m('proc_c1', `${p}, 1 process, concurrency 1`, 'tasks/s', 'higher'),
+    m(
+      'proc_b100_c1',
+      `${p}, 1 process, concurrency 1, docket batches of 100`,
+      'tasks/s',
+      'higher',
+      {
+        note:
+          'One worker slot: a batch takes one slot, so the row above (one task at a time) is ' +
+          "the same work as single tasks. BullMQ's column is one job at a time, as in the row above.",
+      },
+    ),
     m('proc_c50_hist', `${p}, 1 process, concurrency 50, a history kept`, 'tasks/s', 'higher', {
       note:
         'docket: while a dashboard keeps a history of the last 1 000 finished executions ' +
@@ -400,6 +415,8 @@ export function metricList(s: Sizes): Metric[] {
         ['proc_4x50', '4 processes, concurrency 50'],
         ['proc_c50_ff', 'concurrency 50, fire-and-forget'],
         ['proc_b100', 'concurrency 10, docket batches of 100'],
+        ['proc_c1', 'concurrency 1'],
+        ['proc_b100_c1', 'concurrency 1, docket batches of 100'],
         ['proc_c50_hist', 'concurrency 50, a history kept'],
       ] as const
     ).flatMap(([id, label]) => [
