@@ -27,9 +27,11 @@ export interface HeartbeatEnv {
 /** The worker's entry in the registry of live workers, refreshed every `heartbeatInterval`. */
 export class Heartbeat {
   private timer?: NodeJS.Timeout;
-  /** When the registry was last written (0: not yet, or a beat failed since). */
-  private registeredAt = 0;
+  /** When the registry was last written (-Infinity: not yet, or a beat failed since). */
+  private registeredAt = -Infinity;
   private stopped = true;
+  /** Counts the starts: a beat of an earlier start that ends late changes nothing. */
+  private run = 0;
   private inflight?: Promise<void>;
 
   constructor(private readonly env: HeartbeatEnv) {}
@@ -37,34 +39,38 @@ export class Heartbeat {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.registeredAt = 0;
-    this.inflight = this.beat();
+    this.registeredAt = -Infinity;
+    this.inflight = this.beat(++this.run);
   }
 
-  private async beat(): Promise<void> {
+  private async beat(run: number): Promise<void> {
     clearTimeout(this.timer);
     const { store, worker, heartbeatInterval, missedHeartbeats } = this.env;
+    let registeredAt = this.registeredAt;
     try {
       const now = Date.now();
-      // Now and then: prune dead workers and (re)write the task registry.
-      const registry =
-        now - this.registeredAt >= heartbeatInterval * REGISTER_EVERY
-          ? {
-              tasks: this.env.tasks(),
-              about: this.env.about,
-              window: heartbeatInterval * missedHeartbeats,
-              lifetime: heartbeatInterval * (REGISTER_EVERY + missedHeartbeats),
-            }
-          : undefined;
+      // Now and then: prune dead workers and (re)write the task registry (also when the
+      // clock went back: the registry's lifetime runs in Redis, whatever this clock says).
+      const due = now - registeredAt >= heartbeatInterval * REGISTER_EVERY || now < registeredAt;
+      const registry = due
+        ? {
+            tasks: this.env.tasks(),
+            about: this.env.about,
+            window: heartbeatInterval * missedHeartbeats,
+            lifetime: heartbeatInterval * (REGISTER_EVERY + missedHeartbeats),
+          }
+        : undefined;
       this.env.nextDue(await store.beat(worker, now, registry));
-      if (registry) this.registeredAt = now;
+      if (registry) registeredAt = now;
     } catch (error) {
       this.env.disrupted(error);
-      this.registeredAt = 0;
+      registeredAt = -Infinity;
     }
+    if (run !== this.run) return;
+    this.registeredAt = registeredAt;
     if (!this.stopped) {
       this.timer = setTimeout(() => {
-        this.inflight = this.beat();
+        this.inflight = this.beat(run);
       }, heartbeatInterval);
     }
   }

@@ -10,9 +10,10 @@
   ARGV[6] what the worker tells about itself (JSON text: host, pid, start, version,
           concurrency), kept as worker-info:<worker>; '' = nothing (the key is left alone)
   ARGV[7..] task names: the task registry is (re)written (worker-tasks:<worker> and
-            task-workers:<task> for each task); the worker runs this script only every few
-            beats (the beats between are a plain ZADD on `workers`), so the registry lives
-            longer than the window: liveness comes from `workers`
+            task-workers:<task> for each task); the worker runs this script once
+            REGISTER_EVERY heartbeat intervals have passed since its last write (the beats
+            between are beat-2.lua), so the registry lives longer than the window: liveness
+            comes from `workers`
 
   Workers not seen within the window are pruned from `workers`. Every key written here
   expires, so a dead worker leaves nothing behind.
