@@ -397,8 +397,9 @@ export function metricList(s: Sizes): Metric[] {
       'higher',
       {
         note:
-          'One worker slot: a batch takes one slot, so the row above (one task at a time) is ' +
-          "the same work as single tasks. BullMQ's column is one job at a time, as in the row above.",
+          'docket: a batch takes one worker slot, so the concurrency-1 row (single tasks, one ' +
+          'at a time) is the same work in the same slot. BullMQ has no batch handlers: its ' +
+          'column is one job at a time, as in the concurrency-1 row.',
       },
     ),
     m('proc_c50_hist', `${p}, 1 process, concurrency 50, a history kept`, 'tasks/s', 'higher', {
