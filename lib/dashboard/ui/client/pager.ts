@@ -103,8 +103,9 @@ export class ListControl {
   tasks(names: string[]): void {
     const select = document.querySelector<HTMLSelectElement>(`#${this.name}-filter [name="task"]`);
     if (!select) return;
+    // the chosen task is one of the choices already, so it stays among them
     const current = [...select.options].slice(1).map((o) => o.value);
-    const wanted = [...new Set([...current, ...names, select.value].filter(Boolean))].sort();
+    const wanted = [...new Set([...current, ...names].filter(Boolean))].sort();
     if (current.join('\n') === wanted.join('\n')) return;
     const chosen = select.value;
     select.replaceChildren(select.options[0], ...wanted.map((name) => new Option(name, name)));
